@@ -1,0 +1,21 @@
+package dev.redrive.config;
+
+import java.time.Clock;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+
+import io.quarkus.arc.DefaultBean;
+
+/** The clock redrive stamps records with; tests can replace it. */
+@ApplicationScoped
+public class ClockProducer {
+
+    @Produces
+    @DefaultBean
+    @Singleton
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+}

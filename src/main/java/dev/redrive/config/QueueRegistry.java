@@ -1,0 +1,130 @@
+package dev.redrive.config;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
+
+import dev.redrive.redis.RedisKeys;
+import dev.redrive.retry.Backoff;
+
+/**
+ * Turns {@link RedriveConfig} into validated {@link QueueSpec}s. Every check names the property,
+ * so a bad value stops start-up with one message an operator can act on.
+ */
+public final class QueueRegistry {
+
+    private final Map<String, QueueSpec> queues;
+
+    /**
+     * @param handlerExists tells whether a Java handler bean with that name exists
+     */
+    public QueueRegistry(RedriveConfig config, Predicate<String> handlerExists) {
+        Map<String, QueueSpec> specs = new LinkedHashMap<>();
+        config.queues().forEach((name, queue) -> specs.put(name, validate(name, queue, handlerExists)));
+        this.queues = Collections.unmodifiableMap(specs);
+    }
+
+    public Map<String, QueueSpec> queues() {
+        return queues;
+    }
+
+    public Optional<QueueSpec> byStream(String stream) {
+        return queues.values().stream().filter(q -> q.stream().equals(stream)).findFirst();
+    }
+
+    /** Every dead-letter stream a configured queue parks into, without duplicates. */
+    public List<String> deadLetterStreams() {
+        List<String> names = new ArrayList<>();
+        queues.values().forEach(q -> {
+            if (!names.contains(q.deadLetters())) {
+                names.add(q.deadLetters());
+            }
+        });
+        return names;
+    }
+
+    static QueueSpec validate(String name, RedriveConfig.Queue q, Predicate<String> handlerExists) {
+        String p = "redrive.queues." + name + ".";
+        String stream = q.stream().orElse(name);
+        if (stream.isBlank()) {
+            throw new InvalidConfigException(p + "stream", "must not be blank");
+        }
+        if (q.group().isBlank()) {
+            throw new InvalidConfigException(p + "group", "must not be blank");
+        }
+        if (q.attempts() < 1) {
+            throw new InvalidConfigException(p + "attempts",
+                    "must be at least 1 (got " + q.attempts() + "; it defaults to JOB_ATTEMPTS)");
+        }
+        if (q.backoff().isNegative()) {
+            throw new InvalidConfigException(p + "backoff",
+                    "must not be negative (got " + q.backoff() + "; it defaults to RETRY_BACKOFF_MS)");
+        }
+        if (q.maxBackoff().isNegative()) {
+            throw new InvalidConfigException(p + "max-backoff", "must not be negative (got " + q.maxBackoff() + ")");
+        }
+        if (q.jitter() < 0 || q.jitter() > 1) {
+            throw new InvalidConfigException(p + "jitter", "must be between 0 and 1 (got " + q.jitter() + ")");
+        }
+        if (q.concurrency() < 1) {
+            throw new InvalidConfigException(p + "concurrency", "must be at least 1 (got " + q.concurrency() + ")");
+        }
+        int batch = q.batch().orElse(Math.min(q.concurrency(), 200));
+        if (batch < 1) {
+            throw new InvalidConfigException(p + "batch", "must be at least 1 (got " + batch + ")");
+        }
+        if (q.block().isNegative() || q.block().isZero()) {
+            throw new InvalidConfigException(p + "block", "must be positive (got " + q.block() + ")");
+        }
+        if (q.retryPoll().isNegative() || q.retryPoll().isZero()) {
+            throw new InvalidConfigException(p + "retry-poll", "must be positive (got " + q.retryPoll() + ")");
+        }
+        URI url = null;
+        if (QueueSpec.HTTP_HANDLER.equals(q.handler())) {
+            url = httpUrl(p, q.http());
+            if (q.http().timeout().isNegative() || q.http().timeout().isZero()) {
+                throw new InvalidConfigException(p + "http.timeout", "must be positive (got " + q.http().timeout() + ")");
+            }
+            if (q.http().bulkhead() < 1) {
+                throw new InvalidConfigException(p + "http.bulkhead", "must be at least 1");
+            }
+            var cb = q.http().circuitBreaker();
+            if (cb.window() < 1) {
+                throw new InvalidConfigException(p + "http.circuit-breaker.window", "must be at least 1");
+            }
+            if (cb.failureRatio() <= 0 || cb.failureRatio() > 1) {
+                throw new InvalidConfigException(p + "http.circuit-breaker.failure-ratio", "must be in (0, 1]");
+            }
+        } else if (!handlerExists.test(q.handler())) {
+            throw new InvalidConfigException(p + "handler",
+                    "names no handler: '" + q.handler() + "' is neither 'http' nor the @Identifier of a JobHandler or BlockingJobHandler bean");
+        }
+        String dlq = q.dlq().filter(s -> !s.isBlank()).orElse(RedisKeys.defaultDeadLetters(stream));
+        if (dlq.equals(stream)) {
+            throw new InvalidConfigException(p + "dlq", "must differ from the stream itself (" + stream + ")");
+        }
+        return new QueueSpec(name, stream, q.group(), q.handler(), url, q.http().timeout(), q.http().bulkhead(),
+                q.http().circuitBreaker(), q.attempts(),
+                Backoff.exponential(q.backoff(), q.maxBackoff(), q.jitter()), dlq, q.concurrency(), batch,
+                q.block(), q.retryPoll());
+    }
+
+    private static URI httpUrl(String p, RedriveConfig.Http http) {
+        String raw = http.url().filter(s -> !s.isBlank())
+                .orElseThrow(() -> new InvalidConfigException(p + "http.url", "is required when handler=http"));
+        try {
+            URI url = URI.create(raw);
+            if (!"http".equals(url.getScheme()) && !"https".equals(url.getScheme()) || url.getHost() == null) {
+                throw new InvalidConfigException(p + "http.url", "must be an absolute http(s) URL (got '" + raw + "')");
+            }
+            return url;
+        } catch (IllegalArgumentException e) {
+            throw new InvalidConfigException(p + "http.url", "is not a URL (got '" + raw + "')");
+        }
+    }
+}

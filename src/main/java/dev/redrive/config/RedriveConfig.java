@@ -1,0 +1,131 @@
+package dev.redrive.config;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
+
+/**
+ * Everything redrive reads from configuration. The four names from the source documents
+ * ({@code JOB_ATTEMPTS}, {@code RETRY_BACKOFF_MS}, {@code DLQ_NAME}, {@code MAX_RECEIVE_COUNT})
+ * feed the defaults here, so one env example drives every queue. Values are checked once at
+ * start-up by {@link QueueRegistry}, which names the offending property.
+ */
+@ConfigMapping(prefix = "redrive")
+public interface RedriveConfig {
+
+    /** The queues this process works on, by name. Defaults to none. */
+    Map<String, Queue> queues();
+
+    /**
+     * Consumer name of this process in every group. Defaults to the pod's hostname plus the
+     * process id, so two processes never share a name.
+     */
+    Optional<String> consumerName();
+
+    /**
+     * How long a SIGTERM waits for in-flight jobs before the process exits; unfinished jobs stay
+     * pending for stall recovery. Keep it below Kubernetes' terminationGracePeriodSeconds.
+     * Defaults to 30s.
+     */
+    @WithDefault("30s")
+    Duration shutdownTimeout();
+
+    /** How often gauges (dead-letter depth, pending, lag) are refreshed. Defaults to 5s. */
+    @WithDefault("5s")
+    Duration gaugeInterval();
+
+    interface Queue {
+        /** The stream the jobs are added to. Defaults to the queue's name. */
+        Optional<String> stream();
+
+        /** The consumer group redrive reads with. Defaults to {@code redrive}. */
+        @WithDefault("redrive")
+        String group();
+
+        /**
+         * {@code http}, or the {@code @Identifier} name of a {@code JobHandler} bean.
+         * Defaults to {@code http}.
+         */
+        @WithDefault("http")
+        String handler();
+
+        /** The outbound call, for {@code handler=http}. */
+        Http http();
+
+        /** Attempts a job gets before it is parked. Defaults to {@code JOB_ATTEMPTS}, else 5. */
+        @WithDefault("${JOB_ATTEMPTS:5}")
+        int attempts();
+
+        /**
+         * Base delay before the second attempt; later attempts double it, capped by
+         * {@code max-backoff}. Defaults to {@code RETRY_BACKOFF_MS} milliseconds, else 1000 ms.
+         */
+        @WithDefault("${RETRY_BACKOFF_MS:1000}ms")
+        Duration backoff();
+
+        /** Upper bound of the delay between two attempts. Defaults to 5m. */
+        @WithDefault("5m")
+        Duration maxBackoff();
+
+        /** Share of the delay that is randomised (0 to 1), so retries don't arrive in step. Defaults to 0.2. */
+        @WithDefault("0.2")
+        double jitter();
+
+        /**
+         * The dead-letter stream. Defaults to {@code DLQ_NAME} when set, else {@code {<stream>}:dlq},
+         * which shares the stream's Redis Cluster hash slot.
+         */
+        @WithDefault("${DLQ_NAME:}")
+        Optional<String> dlq();
+
+        /** Jobs handled at once by this process. Defaults to 16. */
+        @WithDefault("16")
+        int concurrency();
+
+        /** Entries fetched per XREADGROUP. Defaults to the concurrency, at most 200. */
+        Optional<Integer> batch();
+
+        /** How long one XREADGROUP blocks when the stream is empty. Defaults to 2s. */
+        @WithDefault("2s")
+        Duration block();
+
+        /** How often the retry scheduler looks for jobs whose backoff has passed. Defaults to 100ms. */
+        @WithDefault("100ms")
+        Duration retryPoll();
+    }
+
+    interface Http {
+        /** Where each job is POSTed. Required for {@code handler=http}. */
+        Optional<String> url();
+
+        /** Budget of one outbound call, connection included. Defaults to 10s. */
+        @WithDefault("10s")
+        Duration timeout();
+
+        /** Outbound calls in flight at once; further jobs wait in the queue's own concurrency. Defaults to 64. */
+        @WithDefault("64")
+        int bulkhead();
+
+        /** The circuit breaker on the outbound call. */
+        @WithName("circuit-breaker")
+        CircuitBreaker circuitBreaker();
+    }
+
+    interface CircuitBreaker {
+        /** Calls in the rolling window. Defaults to 20. */
+        @WithDefault("20")
+        int window();
+
+        /** Share of failed calls in the window that opens the circuit. Defaults to 0.5. */
+        @WithDefault("0.5")
+        double failureRatio();
+
+        /** How long the circuit stays open before a probe. Defaults to 5s. */
+        @WithDefault("5s")
+        Duration delay();
+    }
+}

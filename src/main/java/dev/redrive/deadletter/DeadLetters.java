@@ -1,0 +1,49 @@
+package dev.redrive.deadletter;
+
+import java.time.Clock;
+import java.time.Instant;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.jboss.logging.Logger;
+
+import dev.redrive.config.QueueSpec;
+import dev.redrive.job.Job;
+import dev.redrive.redis.StreamAccess;
+import dev.redrive.retry.Failure;
+import io.smallrye.mutiny.Uni;
+
+/** Parks jobs: the dead-letter move, and the log line that tells an operator what to do next. */
+@ApplicationScoped
+public class DeadLetters {
+
+    private static final Logger LOG = Logger.getLogger(DeadLetters.class);
+
+    @Inject
+    StreamAccess redis;
+
+    @Inject
+    Clock clock;
+
+    /**
+     * Copies the job with its record into the queue's dead-letter stream and acks it, in one
+     * script. Returns the dead-letter entry id, or null when the job was no longer pending
+     * (already acked or parked by someone else: it is never parked twice).
+     */
+    public Uni<String> park(QueueSpec queue, Job job, String consumer, String failureKind, Failure failure,
+            Instant lastAttemptAt) {
+        DeadLetterRecord record = DeadLetterRecord.of(job, queue.group(), consumer, failureKind, failure,
+                lastAttemptAt, clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
+        return redis.deadLetter(queue.stream(), queue.group(), queue.deadLetters(), job.id(), failureKind,
+                record.fingerprint().id(), record.fingerprint().text(), record.pairs())
+                .invoke(dlqId -> {
+                    if (dlqId != null) {
+                        LOG.warnf("parked job %s (%s) after %d of %d attempts: %s %s; it is %s/%s, replay with "
+                                + "POST /dlq/%s/entries/%s/replay once the cause is fixed",
+                                job.jobId(), failureKind, job.attempt(), job.maxAttempts(), failure.errorType(),
+                                failure.reason(), queue.deadLetters(), dlqId, queue.deadLetters(), dlqId);
+                    }
+                });
+    }
+}

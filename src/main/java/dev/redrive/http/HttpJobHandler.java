@@ -1,0 +1,165 @@
+package dev.redrive.http;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+import java.util.function.Consumer;
+
+import jakarta.enterprise.util.TypeLiteral;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.redrive.config.QueueSpec;
+import dev.redrive.job.FieldValues;
+import dev.redrive.job.Job;
+import dev.redrive.job.JobFailedException;
+import dev.redrive.job.JobHandler;
+import dev.redrive.job.TerminalJobException;
+import io.smallrye.faulttolerance.api.CircuitBreakerState;
+import io.smallrye.faulttolerance.api.TypedGuard;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.mutiny.core.buffer.Buffer;
+import io.vertx.mutiny.core.http.HttpClient;
+import io.vertx.mutiny.core.http.HttpClientResponse;
+
+/**
+ * POSTs a job to the queue's URL (the HTTP contract is in README, "HTTP handler"). One call is
+ * one attempt: the guard has a timeout, a circuit breaker and a bulkhead, and no retry, because
+ * retries inside an attempt would multiply load behind redrive's own budget.
+ */
+public final class HttpJobHandler implements JobHandler {
+
+    static final int BODY_EXCERPT = 1024;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final QueueSpec spec;
+    private final HttpClient client;
+    private final TypedGuard<Uni<Void>> guard;
+
+    public HttpJobHandler(HttpClient client, QueueSpec spec, Consumer<CircuitBreakerState> onCircuit) {
+        this.spec = spec;
+        this.client = client;
+        var cb = spec.circuitBreaker();
+        this.guard = TypedGuard.create(new TypeLiteral<Uni<Void>>() {
+        })
+                .withDescription("redrive http handler of queue " + spec.name())
+                .withTimeout().duration(spec.httpTimeout().toMillis(), ChronoUnit.MILLIS).done()
+                .withCircuitBreaker()
+                .name("redrive-" + spec.name())
+                .requestVolumeThreshold(cb.window())
+                .failureRatio(cb.failureRatio())
+                .delay(cb.delay().toMillis(), ChronoUnit.MILLIS)
+                .skipOn(TerminalJobException.class)
+                .onStateChange(onCircuit)
+                .done()
+                .withBulkhead().limit(spec.httpBulkhead()).queueSize(Math.max(1, spec.concurrency())).done()
+                .withThreadOffload(false)
+                .build();
+    }
+
+    /** Name under which SmallRye's CircuitBreakerMaintenance knows this queue's breaker. */
+    public static String circuitName(String queue) {
+        return "redrive-" + queue;
+    }
+
+    @Override
+    public Uni<Void> handle(Job job) {
+        return guard.get(() -> call(job));
+    }
+
+    private Uni<Void> call(Job job) {
+        RequestOptions options = new RequestOptions()
+                .setMethod(HttpMethod.POST)
+                .setAbsoluteURI(spec.httpUrl().toString())
+                .setIdleTimeout(spec.httpTimeout().toMillis());
+        byte[] body;
+        try {
+            body = body(job, options);
+        } catch (JsonProcessingException e) {
+            return Uni.createFrom().failure(new TerminalJobException("invalid-fields", "fields can't be sent as JSON: " + e.getMessage(), e));
+        }
+        options.putHeader("Redrive-Job-Id", job.jobId())
+                .putHeader("Redrive-Stream", job.stream())
+                .putHeader("Redrive-Job", job.name())
+                .putHeader("Redrive-Attempt", Integer.toString(job.attempt()))
+                .putHeader("Redrive-Max-Attempts", Integer.toString(job.maxAttempts()))
+                .putHeader("Idempotency-Key", job.idempotencyKey());
+        job.text(Job.TRACEPARENT).ifPresent(tp -> options.putHeader("traceparent", tp));
+        return client.request(options)
+                .flatMap(request -> request.send(Buffer.buffer(body)))
+                .flatMap(response -> response.body().map(b -> outcome(response, b)))
+                .onFailure(e -> !(e instanceof JobFailedException) && !(e instanceof TerminalJobException))
+                .transform(e -> new JobFailedException("http-connect", "POST " + spec.httpUrl() + " failed: " + describe(e), null))
+                .replaceWithVoid();
+    }
+
+    private static byte[] body(Job job, RequestOptions options) throws JsonProcessingException {
+        var payload = job.bytes(Job.PAYLOAD);
+        if (payload.isPresent()) {
+            options.putHeader("Content-Type", job.text(Job.CONTENT_TYPE).orElse("application/json"));
+            return payload.get();
+        }
+        options.putHeader("Content-Type", "application/json");
+        return JSON.writeValueAsBytes(FieldValues.toJson(job.fields()));
+    }
+
+    private static Void outcome(HttpClientResponse response, Buffer body) {
+        int status = response.statusCode();
+        if (status >= 200 && status < 300) {
+            return null;
+        }
+        String reason = "HTTP " + status + (response.statusMessage() == null ? "" : " " + response.statusMessage())
+                + excerpt(body);
+        String errorType = "http-" + status;
+        if (isTransient(status)) {
+            throw new JobFailedException(errorType, reason, retryAfter(response.getHeader("Retry-After")));
+        }
+        throw new TerminalJobException(errorType, reason, null);
+    }
+
+    /** 408, 425, 429 and 5xx may clear on their own; every other non-2xx answer will not. */
+    static boolean isTransient(int status) {
+        return status == 408 || status == 425 || status == 429 || status >= 500;
+    }
+
+    private static String excerpt(Buffer body) {
+        if (body == null || body.length() == 0) {
+            return "";
+        }
+        byte[] bytes = body.getBytes(0, Math.min(body.length(), BODY_EXCERPT));
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        return ": " + text + (body.length() > BODY_EXCERPT ? "…" : "");
+    }
+
+    /** Retry-After as delta-seconds or an HTTP-date; null when absent or unreadable. */
+    static Duration retryAfter(String header) {
+        if (header == null || header.isBlank()) {
+            return null;
+        }
+        String value = header.trim();
+        try {
+            long seconds = Long.parseLong(value);
+            return seconds < 0 ? null : Duration.ofSeconds(seconds);
+        } catch (NumberFormatException notSeconds) {
+            try {
+                Instant at = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+                Duration d = Duration.between(Instant.now(), at);
+                return d.isNegative() ? Duration.ZERO : d;
+            } catch (DateTimeParseException unreadable) {
+                return null;
+            }
+        }
+    }
+
+    private static String describe(Throwable e) {
+        String message = e.getMessage();
+        return e.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+    }
+}

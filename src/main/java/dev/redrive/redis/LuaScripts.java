@@ -1,0 +1,100 @@
+package dev.redrive.redis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Response;
+
+/**
+ * Runs the Lua scripts under {@code src/main/resources/lua} by SHA. The SHA is computed locally,
+ * so nothing is loaded up front; a {@code NOSCRIPT} answer (first use, a restart, a failover, or
+ * another cluster node) falls back to one EVAL of the body, which also caches it on that server.
+ */
+@ApplicationScoped
+public class LuaScripts {
+
+    public enum Script {
+        DEAD_LETTER("dead-letter.lua"),
+        CLAIM_RETRIES("claim-retries.lua"),
+        REPLAY("replay.lua"),
+        DISCARD("discard.lua");
+
+        final String file;
+
+        Script(String file) {
+            this.file = file;
+        }
+    }
+
+    private record Loaded(String body, String sha) {
+    }
+
+    private final Map<Script, Loaded> scripts = new EnumMap<>(Script.class);
+
+    @Inject
+    ReactiveRedisDataSource redis;
+
+    public LuaScripts() {
+        for (Script script : Script.values()) {
+            String body = read(script.file);
+            if (body != null) {
+                scripts.put(script, new Loaded(body, sha1(body)));
+            }
+        }
+    }
+
+    /** Runs the script with the given keys (all in one hash slot) and string arguments. */
+    public Uni<Response> run(Script script, List<String> keys, List<String> args) {
+        Loaded loaded = scripts.get(script);
+        if (loaded == null) {
+            return Uni.createFrom().failure(new IllegalStateException("no script " + script.file));
+        }
+        return redis.execute("EVALSHA", command(loaded.sha, keys, args))
+                .onFailure(LuaScripts::isNoScript)
+                .recoverWithUni(() -> redis.execute("EVAL", command(loaded.body, keys, args)));
+    }
+
+    private static String[] command(String first, List<String> keys, List<String> args) {
+        List<String> all = new ArrayList<>(2 + keys.size() + args.size());
+        all.add(first);
+        all.add(Integer.toString(keys.size()));
+        all.addAll(keys);
+        all.addAll(args);
+        return all.toArray(String[]::new);
+    }
+
+    private static boolean isNoScript(Throwable e) {
+        return e.getMessage() != null && e.getMessage().startsWith("NOSCRIPT");
+    }
+
+    private static String read(String file) {
+        try (InputStream in = LuaScripts.class.getResourceAsStream("/lua/" + file)) {
+            return in == null ? null : new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String sha1(String body) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-1").digest(body.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package dev.redrive.redis;
+
+/**
+ * The one place that names redrive's keys. Every key that a script touches together with a
+ * stream carries that stream's hash tag, so the script stays legal on Redis Cluster: stream
+ * {@code orders} has its dead letters in {@code {orders}:dlq}, and a stream that already carries
+ * a tag ({@code {shop}orders}) keeps it ({@code {shop}orders:dlq}).
+ */
+public final class RedisKeys {
+
+    private RedisKeys() {
+    }
+
+    /** The prefix that pins derived keys to the key's hash slot. */
+    static String slotPrefix(String key) {
+        return HashSlot.hasTag(key) ? key : "{" + key + "}";
+    }
+
+    /** Default dead-letter stream of an origin stream. */
+    public static String defaultDeadLetters(String stream) {
+        return slotPrefix(stream) + ":dlq";
+    }
+
+    /** Hash of entry id to the earliest time (epoch ms) its next attempt may start, from Retry-After. */
+    public static String notBefore(String stream) {
+        return slotPrefix(stream) + ":not-before";
+    }
+
+    /** Counters kept beside a dead-letter stream by the scripts that write it. */
+    public static String deadLetterStats(String deadLetters) {
+        return slotPrefix(deadLetters) + ":stats";
+    }
+
+    /**
+     * Marker that a job was already copied to a dead-letter stream in another hash slot, so the
+     * second step of a cross-slot move can be repeated safely.
+     */
+    public static String parkedMarker(String deadLetters, String stream, String id) {
+        return slotPrefix(deadLetters) + ":parked:" + stream + "/" + id;
+    }
+
+    public static boolean sameSlot(String a, String b) {
+        return HashSlot.of(a) == HashSlot.of(b);
+    }
+}

@@ -1,0 +1,72 @@
+package dev.redrive.worker;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+import io.smallrye.mutiny.Uni;
+
+/**
+ * Collects ids while one flush is in flight and sends them together in the next: acks and
+ * hand-offs cost one round trip per batch, not per job, without a timer adding latency.
+ */
+final class Batcher {
+
+    private final Function<List<String>, Uni<?>> flush;
+    private final ErrorSink onError;
+    private List<String> waiting = new ArrayList<>();
+    private List<Runnable> callbacks = new ArrayList<>();
+    private boolean flushing;
+
+    interface ErrorSink {
+        void failed(List<String> ids, Throwable error);
+    }
+
+    Batcher(Function<List<String>, Uni<?>> flush, ErrorSink onError) {
+        this.flush = flush;
+        this.onError = onError;
+    }
+
+    /** Queues an id; {@code done} runs once the batch holding it has been sent (or failed). */
+    void add(String id, Runnable done) {
+        synchronized (this) {
+            waiting.add(id);
+            callbacks.add(done);
+            if (flushing) {
+                return;
+            }
+            flushing = true;
+        }
+        send();
+    }
+
+    private void send() {
+        List<String> ids;
+        List<Runnable> dones;
+        synchronized (this) {
+            if (waiting.isEmpty()) {
+                flushing = false;
+                return;
+            }
+            ids = waiting;
+            dones = callbacks;
+            waiting = new ArrayList<>();
+            callbacks = new ArrayList<>();
+        }
+        Uni<?> sent;
+        try {
+            sent = flush.apply(ids);
+        } catch (RuntimeException e) {
+            sent = Uni.createFrom().failure(e);
+        }
+        sent.subscribe().with(ok -> completed(dones), error -> {
+            onError.failed(ids, error);
+            completed(dones);
+        });
+    }
+
+    private void completed(List<Runnable> dones) {
+        dones.forEach(Runnable::run);
+        send();
+    }
+}

@@ -1,0 +1,168 @@
+package dev.redrive.worker;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+
+import org.jboss.logging.Logger;
+
+import dev.redrive.config.QueueRegistry;
+import dev.redrive.config.QueueSpec;
+import dev.redrive.config.RedriveConfig;
+import dev.redrive.deadletter.DeadLetters;
+import dev.redrive.observe.QueueMetrics;
+import dev.redrive.redis.StreamAccess;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.faulttolerance.api.CircuitBreakerState;
+import io.vertx.mutiny.core.Vertx;
+
+/**
+ * Starts a {@link QueueWorker} per configured queue once its group exists, refreshes the gauges,
+ * and drains on shutdown: stop reading at once, let running jobs finish within
+ * {@code redrive.shutdown-timeout}, leave the rest pending for stall recovery.
+ */
+@ApplicationScoped
+public class Workers {
+
+    private static final Logger LOG = Logger.getLogger(Workers.class);
+    private static final Duration GROUP_RETRY = Duration.ofSeconds(2);
+
+    @Inject
+    RedriveConfig config;
+
+    @Inject
+    Handlers handlers;
+
+    @Inject
+    StreamAccess redis;
+
+    @Inject
+    DeadLetters deadLetters;
+
+    @Inject
+    MeterRegistry registry;
+
+    @Inject
+    Vertx vertx;
+
+    @Inject
+    Clock clock;
+
+    private QueueRegistry queues;
+    private String consumer;
+    private final Map<String, QueueWorker> workers = new ConcurrentHashMap<>();
+    private final Map<String, QueueMetrics> metrics = new ConcurrentHashMap<>();
+    private long gaugeTimer = -1;
+    private volatile boolean shuttingDown;
+
+    void onStart(@Observes @Priority(10) StartupEvent event) {
+        try {
+            queues = new QueueRegistry(config, handlers::exists);
+        } catch (RuntimeException e) {
+            LOG.error(e.getMessage());
+            throw e;
+        }
+        consumer = config.consumerName().filter(s -> !s.isBlank()).orElseGet(Consumers::workerName);
+        for (QueueSpec spec : queues.queues().values()) {
+            metrics.put(spec.name(), new QueueMetrics(registry, spec.name(), spec.stream(), spec.deadLetters()));
+            startWhenGroupExists(spec);
+        }
+        gaugeTimer = vertx.setPeriodic(config.gaugeInterval().toMillis(), t -> refreshGauges());
+        LOG.infof("redrive consumer %s works %d queue(s): %s", consumer, queues.queues().size(), queues.queues().keySet());
+    }
+
+    private void startWhenGroupExists(QueueSpec spec) {
+        redis.ensureGroup(spec.stream(), spec.group()).subscribe().with(ok -> {
+            if (shuttingDown) {
+                return;
+            }
+            QueueMetrics m = metrics.get(spec.name());
+            QueueWorker[] self = new QueueWorker[1];
+            var handler = handlers.forQueue(spec, state -> onCircuit(self[0], state));
+            QueueWorker worker = new QueueWorker(spec, consumer, redis, deadLetters, handler, m, vertx, clock);
+            self[0] = worker;
+            workers.put(spec.name(), worker);
+            worker.start();
+            LOG.infof("queue %s: reading %s as %s/%s, %d attempts, dead letters to %s", spec.name(), spec.stream(),
+                    spec.group(), consumer, spec.maxAttempts(), spec.deadLetters());
+        }, error -> {
+            LOG.warnf("queue %s: can't create group %s on %s yet (%s); trying again in %s", spec.name(), spec.group(),
+                    spec.stream(), error.getMessage(), GROUP_RETRY);
+            vertx.setTimer(GROUP_RETRY.toMillis(), t -> startWhenGroupExists(spec));
+        });
+    }
+
+    private void onCircuit(QueueWorker worker, CircuitBreakerState state) {
+        if (worker == null) {
+            return;
+        }
+        boolean open = state == CircuitBreakerState.OPEN;
+        if (open) {
+            LOG.warnf("queue %s paused: the circuit to %s is open; no attempts are spent until a probe succeeds",
+                    worker.spec().name(), worker.spec().httpUrl());
+        } else if (worker.paused()) {
+            LOG.infof("queue %s resumes: circuit %s", worker.spec().name(), state);
+        }
+        worker.pause(open);
+    }
+
+    private void refreshGauges() {
+        for (QueueSpec spec : queues.queues().values()) {
+            QueueMetrics m = metrics.get(spec.name());
+            redis.length(spec.deadLetters()).subscribe().with(m::depth, e -> { });
+            redis.groupInfo(spec.stream(), spec.group()).subscribe().with(info -> {
+                m.pending(info.pending());
+                m.lag(Math.max(0, info.lag()));
+            }, e -> { });
+        }
+    }
+
+    void onStop(@Observes @Priority(10) ShutdownEvent event) {
+        shuttingDown = true;
+        if (gaugeTimer >= 0) {
+            vertx.cancelTimer(gaugeTimer);
+        }
+        workers.values().forEach(QueueWorker::stop);
+        long deadline = System.nanoTime() + config.shutdownTimeout().toNanos();
+        while (System.nanoTime() < deadline && !workers.values().stream().allMatch(QueueWorker::idle)) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        List<String> busy = new ArrayList<>();
+        workers.values().stream().filter(w -> !w.idle()).forEach(w -> busy.add(w.spec().name()));
+        if (busy.isEmpty()) {
+            LOG.infof("drained: every running job finished before shutdown");
+        } else {
+            LOG.warnf("shutdown timeout %s passed with jobs still running in %s; they stay pending under %s and "
+                    + "run again through stall recovery", config.shutdownTimeout(), busy, consumer);
+        }
+    }
+
+    /** Queues whose worker runs, by name; empty until their groups exist. */
+    public Map<String, QueueWorker> running() {
+        return Collections.unmodifiableMap(workers);
+    }
+
+    public QueueRegistry registry() {
+        return queues;
+    }
+
+    public String consumer() {
+        return consumer;
+    }
+}
