@@ -1,5 +1,7 @@
 package dev.redrive.deadletter;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 
@@ -39,10 +41,11 @@ public class DeadLetters {
                 record.fingerprint().id(), record.fingerprint().text(), record.pairs())
                 .invoke(dlqId -> {
                     if (dlqId != null) {
-                        LOG.warnf("parked job %s (%s) after %d of %d attempts: %s %s; it is %s/%s, replay with "
+                        LOG.warnf("parked job %s (%s) after %d of %d attempts: %s: %s; it is %s/%s, replay with "
                                 + "POST /dlq/%s/entries/%s/replay once the cause is fixed",
                                 job.jobId(), failureKind, job.attempt(), job.maxAttempts(), failure.errorType(),
-                                failure.reason(), queue.deadLetters(), dlqId, queue.deadLetters(), dlqId);
+                                failure.reason(), queue.deadLetters(), dlqId,
+                                URLEncoder.encode(queue.deadLetters(), StandardCharsets.UTF_8), dlqId);
                     }
                 });
     }

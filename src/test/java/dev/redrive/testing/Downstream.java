@@ -1,0 +1,111 @@
+package dev.redrive.testing;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.function.Function;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+/**
+ * A real HTTP server standing in for the provider a queue calls. Each request is recorded; what
+ * it answers is decided per request by {@link #respond}.
+ */
+public final class Downstream implements AutoCloseable {
+
+    public record Request(Instant at, String path, Map<String, String> headers, byte[] body) {
+        public String header(String name) {
+            return headers.get(name.toLowerCase());
+        }
+
+        public String jobId() {
+            return header("Redrive-Job-Id");
+        }
+    }
+
+    public record Answer(int status, String body, Map<String, String> headers, long delayMillis) {
+        public static Answer ok() {
+            return new Answer(200, "", Map.of(), 0);
+        }
+
+        public static Answer status(int status, String body) {
+            return new Answer(status, body, Map.of(), 0);
+        }
+    }
+
+    private final HttpServer server;
+    private final List<Request> requests = new CopyOnWriteArrayList<>();
+    private volatile Function<Request, Answer> responder = r -> Answer.ok();
+    private final Map<String, Integer> perJob = new ConcurrentHashMap<>();
+
+    public Downstream(int port) {
+        try {
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 512);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        server.setExecutor(Executors.newFixedThreadPool(32));
+        server.createContext("/", this::handle);
+        server.start();
+    }
+
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    public String url(String path) {
+        return "http://127.0.0.1:" + port() + path;
+    }
+
+    public void respond(Function<Request, Answer> responder) {
+        this.responder = responder;
+    }
+
+    public List<Request> requests() {
+        return requests;
+    }
+
+    public void reset() {
+        requests.clear();
+        perJob.clear();
+        responder = r -> Answer.ok();
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        Map<String, String> headers = new ConcurrentHashMap<>();
+        exchange.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(), String.join(",", v)));
+        byte[] body = exchange.getRequestBody().readAllBytes();
+        Request request = new Request(Instant.now(), exchange.getRequestURI().getPath(), headers, body);
+        requests.add(request);
+        Answer answer = responder.apply(request);
+        if (answer.delayMillis() > 0) {
+            try {
+                Thread.sleep(answer.delayMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        answer.headers().forEach((k, v) -> exchange.getResponseHeaders().add(k, v));
+        byte[] out = answer.body().getBytes(StandardCharsets.UTF_8);
+        exchange.sendResponseHeaders(answer.status(), out.length == 0 ? -1 : out.length);
+        if (out.length > 0) {
+            try (OutputStream os = exchange.getResponseBody()) {
+                os.write(out);
+            }
+        }
+        exchange.close();
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}

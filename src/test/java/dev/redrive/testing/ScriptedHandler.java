@@ -1,0 +1,74 @@
+package dev.redrive.testing;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import dev.redrive.job.Job;
+import dev.redrive.job.JobHandler;
+import dev.redrive.job.TerminalJobException;
+import io.smallrye.common.annotation.Identifier;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * A Java handler whose behaviour each job picks with its {@code kind} field: {@code ok},
+ * {@code flaky:N} (fails its first N attempts), {@code poison} (always transient),
+ * {@code terminal}, {@code slow:MS} (succeeds after MS milliseconds). It records every attempt
+ * and the most attempts of one job that ever ran at once.
+ */
+@ApplicationScoped
+@Identifier("scripted")
+public class ScriptedHandler implements JobHandler {
+
+    public record Attempt(String jobId, int attempt, Instant startedAt, Map<String, byte[]> fields, String idempotencyKey) {
+    }
+
+    private final List<Attempt> attempts = new CopyOnWriteArrayList<>();
+    private final Map<String, AtomicInteger> runningNow = new ConcurrentHashMap<>();
+    private final Map<String, Integer> mostAtOnce = new ConcurrentHashMap<>();
+    private final Map<String, Integer> completed = new ConcurrentHashMap<>();
+
+    @Override
+    public Uni<Void> handle(Job job) {
+        attempts.add(new Attempt(job.jobId(), job.attempt(), Instant.now(), job.fields(), job.idempotencyKey()));
+        int now = runningNow.computeIfAbsent(job.jobId(), k -> new AtomicInteger()).incrementAndGet();
+        mostAtOnce.merge(job.jobId(), now, Math::max);
+        String kind = job.text("kind").orElse("ok");
+        Uni<Void> outcome;
+        if (kind.startsWith("flaky:")) {
+            int failures = Integer.parseInt(kind.substring(6));
+            outcome = job.attempt() <= failures
+                    ? Uni.createFrom().failure(new IllegalStateException("flaky failure " + job.attempt()))
+                    : Uni.createFrom().voidItem();
+        } else if (kind.equals("poison")) {
+            outcome = Uni.createFrom().failure(new IllegalStateException("provider answered 503 for doc 42"));
+        } else if (kind.equals("terminal")) {
+            outcome = Uni.createFrom().failure(new TerminalJobException("input rejected: field 'x' missing"));
+        } else if (kind.startsWith("slow:")) {
+            outcome = Uni.createFrom().voidItem().onItem()
+                    .delayIt().by(Duration.ofMillis(Long.parseLong(kind.substring(5))));
+        } else {
+            outcome = Uni.createFrom().voidItem();
+        }
+        return outcome.onItem().invoke(() -> completed.merge(job.jobId(), 1, Integer::sum))
+                .onTermination().invoke(() -> runningNow.get(job.jobId()).decrementAndGet());
+    }
+
+    public List<Attempt> attemptsOf(String jobId) {
+        return attempts.stream().filter(a -> a.jobId().equals(jobId)).toList();
+    }
+
+    public int completions(String jobId) {
+        return completed.getOrDefault(jobId, 0);
+    }
+
+    public int mostAtOnce(String jobId) {
+        return mostAtOnce.getOrDefault(jobId, 0);
+    }
+}

@@ -1,0 +1,228 @@
+package dev.redrive.worker;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.redrive.testing.Await;
+import dev.redrive.testing.RedisResource;
+import dev.redrive.testing.ScriptedHandler;
+import dev.redrive.testing.Streams;
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.redis.datasource.stream.StreamMessage;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.smallrye.common.annotation.Identifier;
+
+/** A job's life through a Java handler, against a real redis-server. */
+@QuarkusTest
+@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
+@TestProfile(JobLifecycleTest.Profile.class)
+class JobLifecycleTest {
+
+    static final String STREAM = "jobs";
+    static final String DLQ = "{jobs}:dlq";
+    static final String GROUP = "redrive";
+    static final Duration BOUND = Duration.ofSeconds(20);
+
+    public static class Profile implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.ofEntries(
+                    Map.entry("redrive.queues.jobs.handler", "scripted"),
+                    Map.entry("redrive.queues.jobs.attempts", "3"),
+                    Map.entry("redrive.queues.jobs.backoff", "200ms"),
+                    Map.entry("redrive.queues.jobs.jitter", "0.2"),
+                    Map.entry("redrive.queues.jobs.concurrency", "8"),
+                    Map.entry("redrive.queues.jobs.block", "200ms"),
+                    Map.entry("redrive.queues.jobs.retry-poll", "20ms"),
+                    Map.entry("redrive.consumer-name", "lifecycle-worker"));
+        }
+    }
+
+    @Inject
+    RedisDataSource redis;
+
+    @Inject
+    @Identifier("scripted")
+    ScriptedHandler handler;
+
+    Streams streams;
+
+    @BeforeEach
+    void setUp() {
+        streams = new Streams(redis);
+        Await.until("the group to exist", BOUND, () -> {
+            try {
+                streams.pending(STREAM, GROUP);
+                return true;
+            } catch (RuntimeException notYet) {
+                return false;
+            }
+        });
+    }
+
+    @AfterEach
+    void nothingLeftPending() {
+        Await.until("the PEL of " + STREAM + " to be empty", BOUND, () -> streams.pending(STREAM, GROUP) == 0);
+    }
+
+    @Test
+    void successfulJobsAreAckedOnceAndNeverParked() {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            ids.add(streams.add(STREAM, Map.of("kind", "ok", "n", i)));
+        }
+        Await.until("50 completions", BOUND, () -> ids.stream().allMatch(id -> handler.completions(STREAM + "/" + id) == 1));
+        Await.until("the PEL to drain", BOUND, () -> streams.pending(STREAM, GROUP) == 0);
+        for (String id : ids) {
+            assertEquals(1, handler.attemptsOf(STREAM + "/" + id).size(), "attempts of " + id);
+            assertEquals(0, streams.parkedCount(DLQ, id), "parked " + id);
+        }
+    }
+
+    @Test
+    void flakyJobIsDoneOnItsThirdAttemptWithTheBackoffRespected() {
+        String id = streams.add(STREAM, Map.of("kind", "flaky:2"));
+        Await.until("the flaky job to complete", BOUND, () -> handler.completions(STREAM + "/" + id) == 1);
+        List<ScriptedHandler.Attempt> attempts = handler.attemptsOf(STREAM + "/" + id);
+        assertEquals(List.of(1, 2, 3), attempts.stream().map(ScriptedHandler.Attempt::attempt).toList());
+        // backoff 200 ms doubling, minus at most 20 % jitter: >= 160 ms, then >= 320 ms
+        long first = Duration.between(attempts.get(0).startedAt(), attempts.get(1).startedAt()).toMillis();
+        long second = Duration.between(attempts.get(1).startedAt(), attempts.get(2).startedAt()).toMillis();
+        assertTrue(first >= 160, "gap before attempt 2 was " + first + " ms");
+        assertTrue(second >= 320, "gap before attempt 3 was " + second + " ms");
+        assertEquals(0, streams.parkedCount(DLQ, id));
+        attempts.forEach(a -> assertEquals(STREAM + "/" + id, a.idempotencyKey(), "the same key on every attempt"));
+    }
+
+    @Test
+    void poisonJobIsParkedAfterExactlyItsAttemptsWithEveryRecordField() {
+        Instant before = Instant.now().minusMillis(5);
+        String id = streams.add(STREAM, Map.of("kind", "poison", "job", "transcode", "payload", "{\"doc\":42}"));
+        StreamMessage<String, String, byte[]> parked = Await.value("the poison job to be parked", BOUND,
+                () -> streams.parked(DLQ, id).orElse(null));
+        assertEquals(3, handler.attemptsOf(STREAM + "/" + id).size());
+        Map<String, byte[]> r = parked.payload();
+        assertEquals(STREAM, text(r, "origin-stream"));
+        assertEquals(id, text(r, "origin-id"));
+        assertEquals(GROUP, text(r, "group"));
+        assertEquals("lifecycle-worker", text(r, "consumer"));
+        assertEquals("transcode", text(r, "job"));
+        assertEquals("exhausted", text(r, "failure"));
+        assertEquals("java.lang.IllegalStateException", text(r, "error-type"));
+        assertEquals("provider answered 503 for doc 42", text(r, "reason"));
+        assertEquals("3", text(r, "attempts"));
+        assertEquals("3", text(r, "max-attempts"));
+        assertEquals("0", text(r, "replays"));
+        Instant enqueued = Instant.parse(text(r, "enqueued-at"));
+        Instant last = Instant.parse(text(r, "last-attempt-at"));
+        Instant dead = Instant.parse(text(r, "dead-at"));
+        assertEquals(Long.parseLong(id.substring(0, id.indexOf('-'))), enqueued.toEpochMilli());
+        assertFalse(enqueued.isBefore(before));
+        assertFalse(last.isBefore(enqueued));
+        assertFalse(dead.isBefore(last));
+        assertEquals(12, text(r, "fingerprint").length());
+        assertEquals("poison", text(r, "f:kind"));
+        assertEquals("transcode", text(r, "f:job"));
+        assertEquals("{\"doc\":42}", text(r, "f:payload"));
+        assertEquals(1, streams.parkedCount(DLQ, id), "parked exactly once");
+    }
+
+    @Test
+    void terminalFailureIsParkedAfterOneAttempt() {
+        String id = streams.add(STREAM, Map.of("kind", "terminal"));
+        StreamMessage<String, String, byte[]> parked = Await.value("the job to be parked", BOUND,
+                () -> streams.parked(DLQ, id).orElse(null));
+        assertEquals(1, handler.attemptsOf(STREAM + "/" + id).size());
+        assertEquals("terminal", text(parked.payload(), "failure"));
+        assertEquals("1", text(parked.payload(), "attempts"));
+        assertEquals("input rejected: field 'x' missing", text(parked.payload(), "reason"));
+        assertEquals("dev.redrive.job.TerminalJobException", text(parked.payload(), "error-type"));
+    }
+
+    @Test
+    void binaryPayloadIsSnapshottedByteForByte() {
+        byte[] payload = new byte[512];
+        for (int i = 0; i < payload.length; i++) {
+            payload[i] = (byte) i;
+        }
+        payload[3] = (byte) 0xC3; // a lone UTF-8 lead byte: not valid text
+        payload[4] = (byte) 0x28;
+        String id = streams.add(STREAM, Map.of("kind", "terminal", "payload", payload, "empty", ""));
+        StreamMessage<String, String, byte[]> parked = Await.value("the binary job to be parked", BOUND,
+                () -> streams.parked(DLQ, id).orElse(null));
+        assertArrayEquals(payload, parked.payload().get("f:payload"));
+        assertArrayEquals(new byte[0], parked.payload().get("f:empty"));
+        assertArrayEquals(payload, handler.attemptsOf(STREAM + "/" + id).get(0).fields().get("payload"),
+                "the handler gets the bytes as they were written");
+    }
+
+    @Test
+    void tenMegabytePayloadIsHandledAndParkedWhole() {
+        byte[] big = new byte[10 * 1024 * 1024];
+        java.util.Arrays.fill(big, (byte) 'x');
+        big[big.length - 1] = '!';
+        String ok = streams.add(STREAM, Map.of("kind", "ok", "payload", big));
+        String bad = streams.add(STREAM, Map.of("kind", "terminal", "payload", big));
+        Await.until("the big job to complete", BOUND, () -> handler.completions(STREAM + "/" + ok) == 1);
+        StreamMessage<String, String, byte[]> parked = Await.value("the big poison job to be parked", BOUND,
+                () -> streams.parked(DLQ, bad).orElse(null));
+        assertArrayEquals(big, parked.payload().get("f:payload"));
+        assertEquals(big.length, handler.attemptsOf(STREAM + "/" + ok).get(0).fields().get("payload").length);
+    }
+
+    @Test
+    void handlerSlowerThanTheBackoffIsNeverRunTwiceAtOnce() {
+        String id = streams.add(STREAM, Map.of("kind", "slow:1500"));
+        Await.until("the slow job to complete", BOUND, () -> handler.completions(STREAM + "/" + id) == 1);
+        assertEquals(1, handler.attemptsOf(STREAM + "/" + id).size(), "a running job is never claimed for a retry");
+        assertEquals(1, handler.mostAtOnce(STREAM + "/" + id));
+    }
+
+    @Test
+    void entryWithoutPayloadOrWithEmptyValuesIsStillHandled() {
+        String id = streams.add(STREAM, Map.of("note", "", "kind", "ok"));
+        Await.until("the job to complete", BOUND, () -> handler.completions(STREAM + "/" + id) == 1);
+        assertEquals(0, streams.parkedCount(DLQ, id));
+    }
+
+    @Test
+    void deliveryOverTheBudgetIsParkedWithoutRunning() {
+        // An entry that reaches the worker with its budget already spent (say, through stall
+        // recovery after JOB_ATTEMPTS was lowered) must be parked, never run. Seed one atomically:
+        // add it, mark it delivered, and put it under the retry consumer with 3 deliveries.
+        String seed = "local id = redis.call('XADD', KEYS[1], '*', 'kind', 'ok')\n"
+                + "redis.call('XGROUP', 'SETID', KEYS[1], ARGV[1], id)\n"
+                + "redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[2], 0, id, 'FORCE', 'JUSTID', 'RETRYCOUNT', 3)\n"
+                + "return id";
+        String id = streams.redis().execute("EVAL", seed, "1", STREAM, GROUP, Consumers.RETRY).toString();
+        StreamMessage<String, String, byte[]> parked = Await.value("the over-budget job to be parked", BOUND,
+                () -> streams.parked(DLQ, id).orElse(null));
+        assertEquals("exhausted", text(parked.payload(), "failure"));
+        assertEquals("4", text(parked.payload(), "attempts"));
+        assertEquals("budget", text(parked.payload(), "error-type"));
+        assertEquals(0, handler.attemptsOf(STREAM + "/" + id).size(), "never run past its budget");
+    }
+
+    private static String text(Map<String, byte[]> record, String field) {
+        byte[] v = record.get(field);
+        return v == null ? null : new String(v, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Runs every test: unit, script and end-to-end tests against real redis-server processes that
+# the tests start on free ports (never the machine's shared Redis). Installs what it needs.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+apt_install() {
+  as_root apt-get update -qq || true
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
+}
+
+command -v redis-server >/dev/null 2>&1 || apt_install redis-server
+command -v promtool >/dev/null 2>&1 || apt_install prometheus || echo "prometheus not installed: alert rule tests will say so and skip"
+
+exec mvn -B verify "$@"
