@@ -28,6 +28,8 @@ public final class QueueMetrics {
     private final AtomicLong pending = new AtomicLong();
     private final AtomicLong lag = new AtomicLong();
     private final AtomicLong paused = new AtomicLong();
+    private final AtomicLong consumers = new AtomicLong();
+    private final AtomicLong oldestPendingAgeMillis = new AtomicLong();
 
     public QueueMetrics(MeterRegistry registry, String queue, String stream, String deadLetters) {
         this.registry = registry;
@@ -45,6 +47,10 @@ public final class QueueMetrics {
         registry.gauge("redrive.pending", tags, pending);
         registry.gauge("redrive.lag", tags, lag);
         registry.gauge("redrive.queue.paused", tags, paused);
+        registry.gauge("redrive.group.consumers", tags, consumers);
+        io.micrometer.core.instrument.Gauge.builder("redrive.oldest.pending.age", oldestPendingAgeMillis, v -> v.get() / 1000.0)
+                .description("Age in seconds of the oldest job still pending in the group (0 when none)")
+                .baseUnit("seconds").tags(tags).register(registry);
     }
 
     private Counter failed(String kind) {
@@ -90,6 +96,14 @@ public final class QueueMetrics {
 
     public void lag(long value) {
         lag.set(value);
+    }
+
+    public void consumers(long value) {
+        consumers.set(value);
+    }
+
+    public void oldestPendingAge(long millis) {
+        oldestPendingAgeMillis.set(Math.max(0, millis));
     }
 
     public void paused(boolean value) {

@@ -34,7 +34,7 @@ public class StreamAccess {
     }
 
     /** Group figures for gauges. */
-    public record GroupInfo(long pending, long lag) {
+    public record GroupInfo(long pending, long lag, long consumers) {
     }
 
     @Inject
@@ -148,6 +148,12 @@ public class StreamAccess {
                 .map(reply -> reply.type() == io.vertx.redis.client.ResponseType.NUMBER ? null : reply.toString());
     }
 
+    /** Id of the oldest entry still pending in the group, or null when none is. */
+    public Uni<String> oldestPending(String stream, String group) {
+        return streams().xpending(stream, group)
+                .map(summary -> summary.getPendingCount() == 0 ? null : summary.getLowestId());
+    }
+
     public Uni<Long> length(String stream) {
         return streams().xlen(stream);
     }
@@ -161,12 +167,13 @@ public class StreamAccess {
                         Response name = info.get("name");
                         if (name != null && group.equals(name.toString())) {
                             Response lag = info.get("lag");
-                            return new GroupInfo(info.get("pending").toLong(), lag == null ? -1 : lag.toLong());
+                            return new GroupInfo(info.get("pending").toLong(), lag == null ? -1 : lag.toLong(),
+                                    info.get("consumers").toLong());
                         }
                     }
-                    return new GroupInfo(0, -1);
+                    return new GroupInfo(0, -1, 0);
                 })
-                .onFailure().recoverWithItem(new GroupInfo(0, -1));
+                .onFailure().recoverWithItem(new GroupInfo(0, -1, 0));
     }
 
     /** A RESP2 reply of name, value pairs (redrive turns protocol negotiation off, see application.properties). */

@@ -124,7 +124,11 @@ public class Workers {
             redis.groupInfo(spec.stream(), spec.group()).subscribe().with(info -> {
                 m.pending(info.pending());
                 m.lag(Math.max(0, info.lag()));
+                m.consumers(info.consumers());
             }, e -> { });
+            redis.oldestPending(spec.stream(), spec.group()).subscribe().with(
+                    id -> m.oldestPendingAge(id == null ? 0 : clock.millis() - dev.redrive.job.EntryIds.timestamp(id).toEpochMilli()),
+                    e -> { });
         }
     }
 
