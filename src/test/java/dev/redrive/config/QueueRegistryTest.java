@@ -1,0 +1,78 @@
+package dev.redrive.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfig;
+import io.smallrye.config.SmallRyeConfigBuilder;
+
+class QueueRegistryTest {
+
+    static QueueRegistry registry(Map<String, String> props) {
+        SmallRyeConfig config = new SmallRyeConfigBuilder()
+                .addDefaultInterceptors()
+                .withConverter(Duration.class, 200, new io.quarkus.runtime.configuration.DurationConverter())
+                .withMapping(RedriveConfig.class)
+                .withSources(new PropertiesConfigSource(props, "test", 500))
+                .build();
+        return new QueueRegistry(config.getConfigMapping(RedriveConfig.class), name -> name.equals("known"));
+    }
+
+    static String failure(Map<String, String> props) {
+        return assertThrows(InvalidConfigException.class, () -> registry(props)).getMessage();
+    }
+
+    @Test
+    void defaultsFollowTheDocumentedRules() {
+        QueueSpec q = registry(Map.of("redrive.queues.orders.handler", "known")).queues().get("orders");
+        assertEquals("orders", q.stream());
+        assertEquals("redrive", q.group());
+        assertEquals(5, q.maxAttempts());
+        assertEquals(Duration.ofSeconds(1), q.backoff().initial());
+        assertEquals(Duration.ofMinutes(5), q.backoff().max());
+        assertEquals("{orders}:dlq", q.deadLetters());
+        assertEquals(16, q.concurrency());
+    }
+
+    @Test
+    void explicitValuesWin() {
+        QueueSpec q = registry(Map.of("redrive.queues.orders.handler", "http",
+                "redrive.queues.orders.http.url", "http://svc:8080/jobs",
+                "redrive.queues.orders.stream", "{shop}orders",
+                "redrive.queues.orders.attempts", "2",
+                "redrive.queues.orders.backoff", "250ms",
+                "redrive.queues.orders.dlq", "dead-letters")).queues().get("orders");
+        assertEquals("{shop}orders", q.stream());
+        assertEquals(2, q.maxAttempts());
+        assertEquals(Duration.ofMillis(250), q.backoff().initial());
+        assertEquals("dead-letters", q.deadLetters());
+        assertEquals("http://svc:8080/jobs", q.httpUrl().toString());
+    }
+
+    @Test
+    void badValuesNameTheirProperty() {
+        Map<String, String> base = new HashMap<>(Map.of("redrive.queues.q.handler", "known"));
+        Map<String, String> attempts = new HashMap<>(base);
+        attempts.put("redrive.queues.q.attempts", "0");
+        assertEquals("Invalid configuration: redrive.queues.q.attempts must be at least 1 (got 0; it defaults to JOB_ATTEMPTS)",
+                failure(attempts));
+        Map<String, String> backoff = new HashMap<>(base);
+        backoff.put("redrive.queues.q.backoff", "-5ms");
+        assertEquals("Invalid configuration: redrive.queues.q.backoff must not be negative (got PT-0.005S; it defaults to RETRY_BACKOFF_MS)",
+                failure(backoff));
+        assertEquals("Invalid configuration: redrive.queues.q.handler names no handler: 'nope' is neither 'http' nor the "
+                + "@Identifier of a JobHandler or BlockingJobHandler bean",
+                failure(Map.of("redrive.queues.q.handler", "nope")));
+        assertEquals("Invalid configuration: redrive.queues.q.http.url is required when handler=http",
+                failure(Map.of("redrive.queues.q.handler", "http")));
+        assertEquals("Invalid configuration: redrive.queues.q.http.url must be an absolute http(s) URL (got 'ftp://x')",
+                failure(Map.of("redrive.queues.q.handler", "http", "redrive.queues.q.http.url", "ftp://x")));
+    }
+}
