@@ -115,8 +115,12 @@ public final class HttpJobHandler implements JobHandler {
         if (status >= 200 && status < 300) {
             return null;
         }
-        String reason = "HTTP " + status + (response.statusMessage() == null ? "" : " " + response.statusMessage())
-                + excerpt(body);
+        String phrase = response.statusMessage();
+        if (phrase == null || phrase.isBlank()) {
+            // Some servers send no reason phrase; the record should still read like a status line.
+            phrase = io.netty.handler.codec.http.HttpResponseStatus.valueOf(status).reasonPhrase();
+        }
+        String reason = "HTTP " + status + " " + phrase.trim() + excerpt(body);
         String errorType = "http-" + status;
         if (isTransient(status)) {
             throw new JobFailedException(errorType, reason, retryAfter(response.getHeader("Retry-After")));

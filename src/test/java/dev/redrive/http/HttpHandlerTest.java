@@ -1,0 +1,189 @@
+package dev.redrive.http;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.redrive.testing.Await;
+import dev.redrive.testing.Downstream;
+import dev.redrive.testing.Downstream.Answer;
+import dev.redrive.testing.DownstreamResource;
+import dev.redrive.testing.RedisResource;
+import dev.redrive.testing.Streams;
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.redis.datasource.stream.StreamMessage;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+
+/** The HTTP handler's contract, against a real HTTP server and a real redis-server. */
+@QuarkusTest
+@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
+@QuarkusTestResource(value = DownstreamResource.class, restrictToAnnotatedClass = true)
+@TestProfile(HttpHandlerTest.Profile.class)
+class HttpHandlerTest {
+
+    static final Duration BOUND = Duration.ofSeconds(20);
+    static final String DLQ = "{calls}:dlq";
+
+    public static class Profile implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.ofEntries(
+                    Map.entry("redrive.queues.calls.handler", "http"),
+                    Map.entry("redrive.queues.calls.attempts", "3"),
+                    Map.entry("redrive.queues.calls.backoff", "50ms"),
+                    Map.entry("redrive.queues.calls.http.timeout", "500ms"),
+                    Map.entry("redrive.queues.calls.http.circuit-breaker.window", "1000"),
+                    Map.entry("redrive.queues.calls.block", "200ms"),
+                    Map.entry("redrive.queues.calls.retry-poll", "20ms"),
+                    Map.entry("redrive.queues.refused.handler", "http"),
+                    Map.entry("redrive.queues.refused.attempts", "2"),
+                    Map.entry("redrive.queues.refused.backoff", "10ms"),
+                    Map.entry("redrive.queues.refused.block", "200ms"),
+                    Map.entry("redrive.queues.refused.retry-poll", "20ms"));
+        }
+    }
+
+    @Inject
+    RedisDataSource redis;
+
+    Downstream downstream;
+    Streams streams;
+
+    @BeforeEach
+    void setUp() {
+        streams = new Streams(redis);
+        downstream.reset();
+    }
+
+    @AfterEach
+    void nothingLeftPending() {
+        Await.until("the PEL of calls to be empty", BOUND, () -> streams.pending("calls", "redrive") == 0);
+    }
+
+    List<Downstream.Request> callsFor(String id) {
+        return downstream.requests().stream().filter(r -> ("calls/" + id).equals(r.jobId())).toList();
+    }
+
+    @Test
+    void postsThePayloadAsIsWithTheContractHeaders() {
+        String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        String id = streams.add("calls", Map.of("payload", "a,b\n1,2\n", "content-type", "text/csv", "job", "import",
+                "traceparent", traceparent));
+        Await.until("the call", BOUND, () -> callsFor(id).size() == 1);
+        Await.until("the ack", BOUND, () -> streams.pending("calls", "redrive") == 0);
+        Downstream.Request r = callsFor(id).get(0);
+        assertEquals("/jobs", r.path());
+        assertEquals("a,b\n1,2\n", new String(r.body(), StandardCharsets.UTF_8));
+        assertEquals("text/csv", r.header("Content-Type"));
+        assertEquals("calls/" + id, r.header("Redrive-Job-Id"));
+        assertEquals("calls", r.header("Redrive-Stream"));
+        assertEquals("import", r.header("Redrive-Job"));
+        assertEquals("1", r.header("Redrive-Attempt"));
+        assertEquals("3", r.header("Redrive-Max-Attempts"));
+        assertEquals("calls/" + id, r.header("Idempotency-Key"));
+        assertEquals(traceparent, r.header("traceparent"));
+        assertEquals(0, streams.parkedCount(DLQ, id));
+    }
+
+    @Test
+    void withoutPayloadTheBodyIsAJsonObjectOfAllFields() throws Exception {
+        byte[] binary = {(byte) 0xff, 0x00, (byte) 0xfe};
+        String id = streams.add("calls", Map.of("user", "ada", "blob", binary, "idempotency-key", "order-7"));
+        Await.until("the call", BOUND, () -> callsFor(id).size() == 1);
+        Downstream.Request r = callsFor(id).get(0);
+        assertEquals("application/json", r.header("Content-Type"));
+        assertEquals("order-7", r.header("Idempotency-Key"));
+        assertEquals("calls", r.header("Redrive-Job"), "no job field: the queue's name");
+        assertNull(r.header("traceparent"));
+        JsonNode body = new ObjectMapper().readTree(r.body());
+        assertEquals("ada", body.get("user").asText());
+        assertEquals("order-7", body.get("idempotency-key").asText());
+        assertArrayEquals(binary, Base64.getDecoder().decode(body.get("blob").get("base64").asText()));
+    }
+
+    @Test
+    void a4xxIsTerminalAndParkedAfterOneAttemptWithStatusAndBody() {
+        downstream.respond(r -> Answer.status(422, "{\"error\":\"field 'x' missing\"}"));
+        String id = streams.add("calls", Map.of("payload", "{}"));
+        StreamMessage<String, String, byte[]> parked = Await.value("the parked job", BOUND,
+                () -> streams.parked(DLQ, id).orElse(null));
+        assertEquals(1, callsFor(id).size());
+        assertEquals("terminal", text(parked, "failure"));
+        assertEquals("http-422", text(parked, "error-type"));
+        assertEquals("HTTP 422 Unprocessable Entity: {\"error\":\"field 'x' missing\"}", text(parked, "reason"));
+        assertEquals("1", text(parked, "attempts"));
+    }
+
+    @Test
+    void a5xxIsRetriedUpToTheBudgetWithTheSameKeyThenParked() {
+        downstream.respond(r -> Answer.status(503, "x".repeat(3000)));
+        String id = streams.add("calls", Map.of("payload", "{}"));
+        StreamMessage<String, String, byte[]> parked = Await.value("the parked job", BOUND,
+                () -> streams.parked(DLQ, id).orElse(null));
+        List<Downstream.Request> calls = callsFor(id);
+        assertEquals(List.of("1", "2", "3"), calls.stream().map(c -> c.header("Redrive-Attempt")).toList());
+        assertEquals(1, calls.stream().map(c -> c.header("Idempotency-Key")).distinct().count());
+        assertEquals("exhausted", text(parked, "failure"));
+        assertEquals("http-503", text(parked, "error-type"));
+        String reason = text(parked, "reason");
+        assertTrue(reason.startsWith("HTTP 503 Service Unavailable: xxx"), reason);
+        assertEquals("HTTP 503 Service Unavailable: ".length() + 1024 + 1, reason.length(), "the first KiB of the body");
+    }
+
+    @Test
+    void retryAfterIsTheLeastBackoff() {
+        downstream.respond(r -> "1".equals(r.header("Redrive-Attempt"))
+                ? new Answer(429, "slow down", Map.of("Retry-After", "1"), 0)
+                : Answer.ok());
+        String id = streams.add("calls", Map.of("payload", "{}"));
+        Await.until("the second call", BOUND, () -> callsFor(id).size() == 2);
+        List<Downstream.Request> calls = callsFor(id);
+        long gap = Duration.between(calls.get(0).at(), calls.get(1).at()).toMillis();
+        assertTrue(gap >= 1000, "Retry-After: 1 was honoured over the 50 ms backoff, gap " + gap + " ms");
+    }
+
+    @Test
+    void aTimeoutIsTransient() {
+        downstream.respond(r -> "1".equals(r.header("Redrive-Attempt")) ? new Answer(200, "", Map.of(), 1500) : Answer.ok());
+        String id = streams.add("calls", Map.of("payload", "{}"));
+        Await.until("a second attempt after the timeout", BOUND,
+                () -> callsFor(id).stream().anyMatch(c -> "2".equals(c.header("Redrive-Attempt"))));
+        Await.until("the ack", BOUND, () -> streams.pending("calls", "redrive") == 0);
+        assertEquals(0, streams.parkedCount(DLQ, id));
+    }
+
+    @Test
+    void aRefusedConnectionIsTransientAndParkedWhenTheBudgetIsSpent() {
+        String id = streams.add("refused", Map.of("payload", "{}"));
+        StreamMessage<String, String, byte[]> parked = Await.value("the parked job", BOUND,
+                () -> streams.parked("{refused}:dlq", id).orElse(null));
+        assertEquals("exhausted", text(parked, "failure"));
+        assertEquals("http-connect", text(parked, "error-type"));
+        assertEquals("2", text(parked, "attempts"));
+        assertTrue(text(parked, "reason").startsWith("POST http://127.0.0.1:"), text(parked, "reason"));
+        Await.until("the refused PEL to be empty", BOUND, () -> streams.pending("refused", "redrive") == 0);
+    }
+
+    private static String text(StreamMessage<String, String, byte[]> m, String field) {
+        return Streams.text(m.payload().get(field));
+    }
+}

@@ -1,0 +1,34 @@
+package dev.redrive.testing;
+
+import java.util.Map;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+
+/**
+ * Starts a {@link Downstream} HTTP server and points queue {@code calls} at it; a closed port
+ * stands in for a provider that is down ({@code refused} queue). The server is injected into
+ * the test's {@code Downstream} field.
+ */
+public class DownstreamResource implements QuarkusTestResourceLifecycleManager {
+
+    private Downstream downstream;
+
+    @Override
+    public Map<String, String> start() {
+        downstream = new Downstream(RedisServer.freePort());
+        return Map.of("redrive.queues.calls.http.url", downstream.url("/jobs"),
+                "redrive.queues.refused.http.url", "http://127.0.0.1:" + RedisServer.freePort() + "/jobs");
+    }
+
+    @Override
+    public void inject(TestInjector injector) {
+        injector.injectIntoFields(downstream, new TestInjector.MatchesType(Downstream.class));
+    }
+
+    @Override
+    public void stop() {
+        if (downstream != null) {
+            downstream.close();
+        }
+    }
+}
