@@ -1,0 +1,37 @@
+package dev.redrive.it;
+
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.Map;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import dev.redrive.testing.RedisServer;
+import dev.redrive.testing.RedriveProcess;
+
+/** Bad configuration stops start-up with one message that names the property. */
+class BadConfigIT {
+
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource(delimiter = '|', value = {
+            "redrive.queues.q.attempts|0|redrive.queues.q.attempts must be at least 1",
+            "redrive.queues.q.backoff|-1ms|redrive.queues.q.backoff must not be negative",
+            "redrive.queues.q.handler|nosuchbean|redrive.queues.q.handler names no handler",
+            "redrive.queues.q.handler|http|redrive.queues.q.http.url is required when handler=http",
+    })
+    void startUpStopsWithAMessageNamingTheProperty(String property, String value, String message) {
+        try (RedisServer redis = new RedisServer().start()) {
+            Map<String, String> config = new java.util.HashMap<>(Map.of("quarkus.redis.hosts", redis.url(),
+                    "redrive.queues.q.handler", "demo"));
+            config.put(property, value);
+            try (RedriveProcess p = new RedriveProcess("bad-config", config).start()) {
+                int exit = p.awaitExit(Duration.ofSeconds(60));
+                assertNotEquals(0, exit);
+                assertTrue(p.output().contains(message), "output names the property:\n" + p.output());
+            }
+        }
+    }
+}

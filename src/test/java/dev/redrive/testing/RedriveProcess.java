@@ -1,0 +1,124 @@
+package dev.redrive.testing;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The packaged service ({@code target/quarkus-app/quarkus-run.jar}) as a separate process, the
+ * way it runs in a pod: started with system properties, killed with SIGKILL or stopped with
+ * SIGTERM. Used by the *IT tests, which Maven runs after packaging.
+ */
+public final class RedriveProcess implements AutoCloseable {
+
+    private final Map<String, String> properties;
+    private final Path log;
+    private final int managementPort = RedisServer.freePort();
+    private Process process;
+
+    public RedriveProcess(String name, Map<String, String> properties) {
+        this.properties = properties;
+        try {
+            this.log = Files.createTempFile("redrive-" + name + "-", ".log");
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static String jar() {
+        String jar = System.getProperty("redrive.jar", "target/quarkus-app/quarkus-run.jar");
+        if (!new File(jar).isFile()) {
+            throw new IllegalStateException(jar + " is missing: run the ITs with mvn verify, which packages first");
+        }
+        return jar;
+    }
+
+    public RedriveProcess start() {
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-XX:+UseSerialGC"));
+        cmd.add("-Dquarkus.http.port=0");
+        cmd.add("-Dquarkus.management.port=" + managementPort);
+        properties.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
+        cmd.add("-jar");
+        cmd.add(jar());
+        try {
+            process = new ProcessBuilder(cmd).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return this;
+    }
+
+    /** Waits until readiness says UP (Redis reachable, every group in place). */
+    public RedriveProcess awaitReady(Duration bound) {
+        HttpClient http = HttpClient.newHttpClient();
+        Await.until("redrive to be ready (log: " + log + ")", bound, () -> {
+            if (!process.isAlive()) {
+                throw new AssertionError("redrive exited with " + process.exitValue() + ":\n" + output());
+            }
+            try {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + managementPort + "/q/health/ready")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                return r.statusCode() == 200;
+            } catch (IOException e) {
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        });
+        return this;
+    }
+
+    public int managementPort() {
+        return managementPort;
+    }
+
+    public boolean alive() {
+        return process != null && process.isAlive();
+    }
+
+    /** Waits for the process to exit by itself and returns its exit code. */
+    public int awaitExit(Duration bound) {
+        Await.until("redrive to exit", bound, () -> !process.isAlive());
+        return process.exitValue();
+    }
+
+    /** SIGKILL: no drain, no cleanup, as an OOM kill or a lost node. */
+    public void kill() {
+        process.destroyForcibly();
+        awaitExit(Duration.ofSeconds(10));
+    }
+
+    /** SIGTERM: what Kubernetes sends; the service drains before it exits. */
+    public int terminate(Duration bound) {
+        process.destroy();
+        return awaitExit(bound);
+    }
+
+    public String output() {
+        try {
+            return Files.readString(log);
+        } catch (IOException e) {
+            return "(no log: " + e.getMessage() + ")";
+        }
+    }
+
+    @Override
+    public void close() {
+        if (process != null && process.isAlive()) {
+            process.destroyForcibly();
+        }
+    }
+}
