@@ -84,6 +84,9 @@ public final class QueueRegistry {
         if (q.retryPoll().isNegative() || q.retryPoll().isZero()) {
             throw new InvalidConfigException(p + "retry-poll", "must be positive (got " + q.retryPoll() + ")");
         }
+        if (q.visibilityTimeout().compareTo(java.time.Duration.ofMillis(300)) < 0) {
+            throw new InvalidConfigException(p + "visibility-timeout", "must be at least 300ms (got " + q.visibilityTimeout() + ")");
+        }
         URI url = null;
         if (QueueSpec.HTTP_HANDLER.equals(q.handler())) {
             url = httpUrl(p, q.http());
@@ -111,7 +114,7 @@ public final class QueueRegistry {
         return new QueueSpec(name, stream, q.group(), q.handler(), url, q.http().timeout(), q.http().bulkhead(),
                 q.http().circuitBreaker(), q.attempts(),
                 Backoff.exponential(q.backoff(), q.maxBackoff(), q.jitter()), dlq, q.concurrency(), batch,
-                q.block(), q.retryPoll());
+                q.block(), q.retryPoll(), q.visibilityTimeout());
     }
 
     private static URI httpUrl(String p, RedriveConfig.Http http) {

@@ -25,7 +25,8 @@ public record QueueSpec(
         int concurrency,
         int batch,
         Duration block,
-        Duration retryPoll) {
+        Duration retryPoll,
+        Duration visibilityTimeout) {
 
     public static final String HTTP_HANDLER = "http";
 

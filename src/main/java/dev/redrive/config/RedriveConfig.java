@@ -93,6 +93,14 @@ public interface RedriveConfig {
         @WithDefault("2s")
         Duration block();
 
+        /**
+         * How long a job may go without a heartbeat before another replica takes it over as
+         * stalled (its consumer died). Running jobs renew their lease every third of this.
+         * Defaults to 5m.
+         */
+        @WithDefault("5m")
+        Duration visibilityTimeout();
+
         /** How often the retry scheduler looks for jobs whose backoff has passed. Defaults to 100ms. */
         @WithDefault("100ms")
         Duration retryPoll();

@@ -29,7 +29,8 @@ public class LuaScripts {
 
     public enum Script {
         DEAD_LETTER("dead-letter.lua"),
-        CLAIM_RETRIES("claim-retries.lua"),
+        CLAIM("claim.lua"),
+        FORGET_CONSUMERS("forget-consumers.lua"),
         REPLAY("replay.lua"),
         DISCARD("discard.lua");
 

@@ -108,29 +108,63 @@ public class StreamAccess {
                 .hset(RedisKeys.notBefore(stream), id, Long.toString(epochMillis)).replaceWithVoid();
     }
 
-    /** Claims due retries for a worker; see claim-retries.lua. */
-    public Uni<List<Entry>> claimRetries(String stream, String group, String retryConsumer, String worker,
-            long nowMillis, List<String> ids, List<Entry> missing) {
-        List<String> args = new ArrayList<>(4 + ids.size());
+    /** A pending entry as XPENDING reported it: who owned it then, and how often it was delivered. */
+    public record Seen(String id, String owner, int deliveryCount) {
+    }
+
+    /**
+     * Claims entries for a worker if each is still owned by whom the caller saw, idle at least
+     * {@code minIdle}; see claim.lua. Trimmed entries go to {@code missing}, still pending.
+     */
+    public Uni<List<Entry>> claim(String stream, String group, String worker, long nowMillis, Duration minIdle,
+            List<Seen> seen, List<Seen> missing) {
+        List<String> args = new ArrayList<>(4 + 2 * seen.size());
         args.add(group);
-        args.add(retryConsumer);
         args.add(worker);
         args.add(Long.toString(nowMillis));
-        args.addAll(ids);
-        return scripts.run(LuaScripts.Script.CLAIM_RETRIES, List.of(stream, RedisKeys.notBefore(stream)), args)
+        args.add(Long.toString(minIdle.toMillis()));
+        for (Seen s : seen) {
+            args.add(s.id());
+            args.add(s.owner());
+        }
+        return scripts.run(LuaScripts.Script.CLAIM, List.of(stream, RedisKeys.notBefore(stream)), args)
                 .map(reply -> {
                     List<Entry> claimed = new ArrayList<>(reply.size());
                     for (Response item : reply) {
                         String id = item.get(0).toString();
                         int count = item.get(1).toInteger();
-                        if (item.size() < 3) {
-                            missing.add(new Entry(id, count, Map.of()));
-                        } else {
+                        if (item.get(2).type() == io.vertx.redis.client.ResponseType.MULTI) {
                             claimed.add(new Entry(id, count, fields(item.get(2))));
+                        } else {
+                            missing.add(new Seen(id, item.get(2).toString(), count));
                         }
                     }
                     return claimed;
                 });
+    }
+
+    /** Deletes consumers idle at least {@code minIdle} that own nothing; see forget-consumers.lua. */
+    public Uni<List<String>> forgetConsumers(String stream, String group, Duration minIdle, List<String> keep) {
+        List<String> args = new ArrayList<>(2 + keep.size());
+        args.add(group);
+        args.add(Long.toString(minIdle.toMillis()));
+        args.addAll(keep);
+        return scripts.run(LuaScripts.Script.FORGET_CONSUMERS, List.of(stream), args)
+                .map(reply -> {
+                    List<String> names = new ArrayList<>(reply.size());
+                    reply.forEach(r -> names.add(r.toString()));
+                    return names;
+                });
+    }
+
+    /** Pending entries of the whole group idle at least {@code minIdle}, a bounded page from {@code start}. */
+    public Uni<List<Seen>> pendingIdle(String stream, String group, Duration minIdle, String start, int count) {
+        XPendingArgs args = new XPendingArgs();
+        if (!minIdle.isZero()) {
+            args.idle(minIdle);
+        }
+        return streams().xpending(stream, group, StreamRange.of(start, "+"), count, args)
+                .map(list -> list.stream().map(p -> new Seen(p.getMessageId(), p.getConsumer(), p.getDeliveryCount())).toList());
     }
 
     /** Runs dead-letter.lua: returns the dead-letter entry id, or null when the entry was no longer pending. */

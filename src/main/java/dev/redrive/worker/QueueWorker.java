@@ -3,9 +3,13 @@ package dev.redrive.worker;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import org.jboss.logging.Logger;
@@ -18,7 +22,6 @@ import dev.redrive.redis.StreamAccess;
 import dev.redrive.retry.Decision;
 import dev.redrive.retry.Failure;
 import dev.redrive.retry.RetryPolicy;
-import io.quarkus.redis.datasource.stream.PendingMessage;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 
@@ -28,7 +31,8 @@ import io.vertx.mutiny.core.Vertx;
  * <ul>
  * <li>new → running: {@link #pump} reads with XREADGROUP (delivery count 1);</li>
  * <li>running → done / waiting for retry / parked: {@link #finished}, by {@link RetryPolicy#decide};</li>
- * <li>waiting for retry → running: {@link #pollRetries} claims due entries from {@link Consumers#RETRY}.</li>
+ * <li>waiting for retry → running: {@link RetryScheduler}; stalled → running: {@link StallReclaimer};
+ * both hand claimed entries to {@link #offer}.</li>
  * </ul>
  * At most {@code concurrency} handlers run at once; a slot is freed only once the job's outcome
  * is written to Redis, so the PEL never holds more of this process's work than it can finish.
@@ -37,6 +41,11 @@ public final class QueueWorker {
 
     private static final Logger LOG = Logger.getLogger(QueueWorker.class);
     private static final Duration REDIS_ERROR_PAUSE = Duration.ofSeconds(1);
+
+    /** Whether the queue takes work: paused while its circuit is open, one probe at a time after. */
+    enum Gate {
+        OPEN, PAUSED, PROBING
+    }
 
     private final QueueSpec spec;
     private final String consumer;
@@ -51,13 +60,11 @@ public final class QueueWorker {
 
     private final Object lock = new Object();
     private final ArrayDeque<Job> ready = new ArrayDeque<>();
+    private final Set<String> runningIds = ConcurrentHashMap.newKeySet();
     private int running;
     private boolean reading;
-    private boolean pollingRetries;
-    private String retryCursor = "-";
     private volatile boolean stopped = true;
-    private volatile boolean paused;
-    private long retryTimer = -1;
+    private volatile Gate gate = Gate.OPEN;
 
     public QueueWorker(QueueSpec spec, String consumer, StreamAccess redis, DeadLetters deadLetters,
             Function<Job, Uni<Void>> handler, QueueMetrics metrics, Vertx vertx, Clock clock) {
@@ -87,48 +94,86 @@ public final class QueueWorker {
 
     public void start() {
         stopped = false;
-        retryTimer = vertx.setPeriodic(spec.retryPoll().toMillis(), t -> pollRetries());
         pump();
     }
 
     /** Stops reading and claiming; running jobs finish on their own. */
     public void stop() {
         stopped = true;
-        if (retryTimer >= 0) {
-            vertx.cancelTimer(retryTimer);
-        }
+    }
+
+    public boolean stopped() {
+        return stopped;
     }
 
     /** True once nothing of this worker is running, waiting to run, or being read. */
     public boolean idle() {
         synchronized (lock) {
-            return running == 0 && ready.isEmpty() && !reading && !pollingRetries;
+            return running == 0 && ready.isEmpty() && !reading;
         }
     }
 
-    /** Pauses reads and retries (circuit open) or resumes them. */
-    public void pause(boolean pause) {
-        paused = pause;
-        metrics.paused(pause);
-        if (!pause) {
-            pump();
-        }
+    /** Closes the gate while the circuit is open; {@link #probe} and {@link #resume} reopen it. */
+    public void pause() {
+        gate = Gate.PAUSED;
+        metrics.paused(true);
+    }
+
+    /** Lets one job through at a time: the circuit breaker decides with it whether the provider is back. */
+    public void probe() {
+        gate = Gate.PROBING;
+        pump();
+    }
+
+    public void resume() {
+        gate = Gate.OPEN;
+        metrics.paused(false);
+        pump();
     }
 
     public boolean paused() {
-        return paused;
+        return gate != Gate.OPEN;
+    }
+
+    /** Slots the retry scheduler and stall reclaimer may fill now. */
+    int freeSlots() {
+        if (stopped || gate == Gate.PAUSED) {
+            return 0;
+        }
+        synchronized (lock) {
+            return limit() - running - ready.size();
+        }
+    }
+
+    private int limit() {
+        return gate == Gate.PROBING ? 1 : spec.concurrency();
+    }
+
+    /** Ids of the jobs whose handler is running now: what the heartbeat renews. */
+    List<String> runningIds() {
+        return new ArrayList<>(runningIds);
+    }
+
+    /** Runs claimed entries (retries due, stalled jobs) as soon as slots allow. */
+    void offer(List<StreamAccess.Entry> entries) {
+        synchronized (lock) {
+            entries.forEach(e -> ready.add(job(e)));
+        }
+        pump();
     }
 
     private void pump() {
         List<Job> toStart = new ArrayList<>();
         int count = 0;
         synchronized (lock) {
-            while (!ready.isEmpty() && running < spec.concurrency()) {
+            int limit = limit();
+            while (!ready.isEmpty() && (running < limit || stopped || gate == Gate.PAUSED)) {
+                // When stopped or paused, ready jobs are "started" only to be handed back unspent.
                 toStart.add(ready.poll());
                 running++;
             }
-            if (!stopped && !paused && !reading && ready.isEmpty()) {
-                count = Math.min(spec.batch(), spec.concurrency() - running);
+            if (!stopped && gate != Gate.PAUSED && !reading && ready.isEmpty()) {
+                count = Math.min(spec.batch(), limit - running);
                 reading = count > 0;
             }
         }
@@ -161,16 +206,16 @@ public final class QueueWorker {
     }
 
     private void run(Job job) {
-        if (stopped) {
-            // Read or claimed while shutting down: give it back unspent.
-            settle(job, Decision.RELEASE, null, clock.instant());
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        if (stopped || gate == Gate.PAUSED) {
+            settle(job, Decision.RELEASE, null, now);
             return;
         }
         if (!RetryPolicy.mayRun(job.attempt(), job.maxAttempts())) {
             settle(job, Decision.PARK_EXHAUSTED, Failure.overBudget(job.attempt(), job.maxAttempts()), null);
             return;
         }
-        Instant startedAt = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        runningIds.add(job.id());
         long start = System.nanoTime();
         Uni<Void> attempt;
         try {
@@ -179,11 +224,12 @@ public final class QueueWorker {
             attempt = Uni.createFrom().failure(e);
         }
         attempt.subscribe().with(
-                ok -> finished(job, startedAt, System.nanoTime() - start, null),
-                error -> finished(job, startedAt, System.nanoTime() - start, Failure.of(error)));
+                ok -> finished(job, now, System.nanoTime() - start, null),
+                error -> finished(job, now, System.nanoTime() - start, Failure.of(error)));
     }
 
     private void finished(Job job, Instant startedAt, long nanos, Failure failure) {
+        runningIds.remove(job.id());
         if (failure == null) {
             metrics.completed(nanos);
         } else if (failure.attempted()) {
@@ -196,16 +242,8 @@ public final class QueueWorker {
         switch (decision) {
             case ACK -> acks.add(job.id(), this::slotFreed);
             case RETRY_LATER -> retryLater(job, failure);
-            case RELEASE -> {
-                metrics.released();
-                // The delivery that brought it here is taken back: the count it had before.
-                redis.transfer(spec.stream(), spec.group(), Consumers.RETRY, List.of(job.id()), job.attempt() - 1)
-                        .subscribe().with(ok -> slotFreed(), error -> {
-                            LOG.errorf(error, "could not hand back job %s; it stays pending until stall recovery", job.jobId());
-                            slotFreed();
-                        });
-            }
-            case PARK_TERMINAL, PARK_EXHAUSTED -> park(job, decision.failureKind(), failure, attemptedAt);
+            case RELEASE -> release(job);
+            case PARK_TERMINAL, PARK_EXHAUSTED -> park(job, consumer, decision.failureKind(), failure, attemptedAt);
         }
     }
 
@@ -213,18 +251,26 @@ public final class QueueWorker {
         LOG.debugf("attempt %d of %d of job %s failed (%s: %s); it runs again after its backoff", job.attempt(),
                 job.maxAttempts(), job.jobId(), failure.errorType(), failure.reason());
         var hint = failure.retryAfterHint();
-        if (hint.isPresent()) {
-            long notBefore = clock.millis() + hint.get().toMillis();
-            redis.rememberNotBefore(spec.stream(), job.id(), notBefore).subscribe().with(
-                    ok -> retries.add(job.id(), this::slotFreed),
-                    error -> retries.add(job.id(), this::slotFreed));
-        } else {
+        if (hint.isEmpty()) {
             retries.add(job.id(), this::slotFreed);
+            return;
         }
+        redis.rememberNotBefore(spec.stream(), job.id(), clock.millis() + hint.get().toMillis())
+                .subscribe().with(ok -> retries.add(job.id(), this::slotFreed), error -> retries.add(job.id(), this::slotFreed));
     }
 
-    private void park(Job job, String failureKind, Failure failure, Instant attemptedAt) {
-        deadLetters.park(spec, job, consumer, failureKind, failure, attemptedAt).subscribe().with(dlqId -> {
+    /** The handler never ran: the delivery that brought the job here is taken back. */
+    private void release(Job job) {
+        metrics.released();
+        redis.transfer(spec.stream(), spec.group(), Consumers.RETRY, List.of(job.id()), job.attempt() - 1)
+                .subscribe().with(ok -> slotFreed(), error -> {
+                    LOG.errorf(error, "could not hand back job %s; it stays pending until stall recovery", job.jobId());
+                    slotFreed();
+                });
+    }
+
+    private void park(Job job, String owner, String failureKind, Failure failure, Instant attemptedAt) {
+        deadLetters.park(spec, job, owner, failureKind, failure, attemptedAt).subscribe().with(dlqId -> {
             if (dlqId != null) {
                 metrics.deadLettered(failureKind);
             }
@@ -235,78 +281,19 @@ public final class QueueWorker {
         });
     }
 
+    /** Parks a pending entry whose stream entry is gone, with what is still known of it. */
+    void parkMissing(StreamAccess.Seen seen) {
+        Job job = new Job(spec.name(), spec.stream(), seen.id(), seen.deliveryCount(), spec.maxAttempts(), Map.of());
+        synchronized (lock) {
+            running++;
+        }
+        park(job, seen.owner(), "missing", Failure.missing(spec.stream()), null);
+    }
+
     private void slotFreed() {
         synchronized (lock) {
             running--;
         }
         pump();
-    }
-
-    /**
-     * Finds failed entries whose backoff has passed and claims them for this worker. XPENDING
-     * walks the retry consumer's entries from a cursor in bounded pages, so a tick costs the
-     * same however long the stream or the PEL is.
-     */
-    void pollRetries() {
-        int free;
-        String from;
-        synchronized (lock) {
-            free = spec.concurrency() - running - ready.size();
-            if (stopped || paused || pollingRetries || free <= 0) {
-                return;
-            }
-            pollingRetries = true;
-            from = retryCursor;
-        }
-        int page = Math.max(100, free * 4);
-        List<StreamAccess.Entry> missing = new ArrayList<>();
-        long now = clock.millis();
-        redis.pendingOf(spec.stream(), spec.group(), Consumers.RETRY, spec.backoff().shortest(), from, page)
-                .flatMap(pending -> {
-                    synchronized (lock) {
-                        retryCursor = pending.size() < page ? "-" : "(" + pending.get(pending.size() - 1).getMessageId();
-                    }
-                    List<String> due = new ArrayList<>();
-                    for (PendingMessage p : pending) {
-                        if (due.size() < free && isDue(p)) {
-                            due.add(p.getMessageId());
-                        }
-                    }
-                    if (due.isEmpty()) {
-                        return Uni.createFrom().item(List.<StreamAccess.Entry>of());
-                    }
-                    return redis.claimRetries(spec.stream(), spec.group(), Consumers.RETRY, consumer, now, due, missing);
-                })
-                .subscribe().with(claimed -> {
-                    boolean more;
-                    synchronized (lock) {
-                        pollingRetries = false;
-                        claimed.forEach(e -> ready.add(job(e)));
-                        more = !claimed.isEmpty() && claimed.size() >= free;
-                    }
-                    missing.forEach(this::parkMissing);
-                    pump();
-                    if (more) {
-                        pollRetries();
-                    }
-                }, error -> {
-                    synchronized (lock) {
-                        pollingRetries = false;
-                    }
-                    LOG.warnf("looking for due retries of %s failed: %s", spec.stream(), error.getMessage());
-                });
-    }
-
-    private boolean isDue(PendingMessage p) {
-        Duration delay = spec.backoff().delayBefore(p.getDeliveryCount() + 1, p.getMessageId().hashCode());
-        return p.getDurationSinceLastDelivery().compareTo(delay) >= 0;
-    }
-
-    private void parkMissing(StreamAccess.Entry e) {
-        Job job = new Job(spec.name(), spec.stream(), e.id(), e.deliveryCount(), spec.maxAttempts(), java.util.Map.of());
-        synchronized (lock) {
-            running++;
-        }
-        park(job, "missing", Failure.missing(spec.stream()), null);
     }
 }

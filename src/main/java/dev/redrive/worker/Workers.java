@@ -63,6 +63,7 @@ public class Workers {
     private String consumer;
     private final Map<String, QueueWorker> workers = new ConcurrentHashMap<>();
     private final Map<String, QueueMetrics> metrics = new ConcurrentHashMap<>();
+    private final Map<String, List<Runnable>> helpers = new ConcurrentHashMap<>();
     private long gaugeTimer = -1;
     private volatile boolean shuttingDown;
 
@@ -93,7 +94,12 @@ public class Workers {
             QueueWorker worker = new QueueWorker(spec, consumer, redis, deadLetters, handler, m, vertx, clock);
             self[0] = worker;
             workers.put(spec.name(), worker);
+            RetryScheduler retries = new RetryScheduler(worker, redis, vertx, clock);
+            StallReclaimer stalls = new StallReclaimer(worker, redis, vertx, clock);
+            helpers.put(spec.name(), List.of(retries::stop, stalls::stop));
             worker.start();
+            retries.start();
+            stalls.start();
             LOG.infof("queue %s: reading %s as %s/%s, %d attempts, dead letters to %s", spec.name(), spec.stream(),
                     spec.group(), consumer, spec.maxAttempts(), spec.deadLetters());
         }, error -> {
@@ -107,14 +113,24 @@ public class Workers {
         if (worker == null) {
             return;
         }
-        boolean open = state == CircuitBreakerState.OPEN;
-        if (open) {
-            LOG.warnf("queue %s paused: the circuit to %s is open; no attempts are spent until a probe succeeds",
-                    worker.spec().name(), worker.spec().httpUrl());
-        } else if (worker.paused()) {
-            LOG.infof("queue %s resumes: circuit %s", worker.spec().name(), state);
+        QueueSpec spec = worker.spec();
+        switch (state) {
+            case OPEN -> {
+                LOG.warnf("queue %s paused: the circuit to %s is open; no attempts are spent until a probe succeeds "
+                        + "(next probe in %s)", spec.name(), spec.httpUrl(), spec.circuitBreaker().delay());
+                worker.pause();
+                // The breaker only half-opens when called; after its delay, let one job through to probe.
+                vertx.setTimer(Math.max(1, spec.circuitBreaker().delay().toMillis()), t -> worker.probe());
+            }
+            case CLOSED -> {
+                if (worker.paused()) {
+                    LOG.infof("queue %s resumes: a probe to %s succeeded", spec.name(), spec.httpUrl());
+                }
+                worker.resume();
+            }
+            case HALF_OPEN -> {
+            }
         }
-        worker.pause(open);
     }
 
     private void refreshGauges() {
@@ -138,6 +154,7 @@ public class Workers {
             vertx.cancelTimer(gaugeTimer);
         }
         workers.values().forEach(QueueWorker::stop);
+        helpers.values().forEach(stops -> stops.forEach(Runnable::run));
         long deadline = System.nanoTime() + config.shutdownTimeout().toNanos();
         while (System.nanoTime() < deadline && !workers.values().stream().allMatch(QueueWorker::idle)) {
             try {

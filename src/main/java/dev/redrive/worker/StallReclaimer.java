@@ -1,0 +1,126 @@
+package dev.redrive.worker;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jboss.logging.Logger;
+
+import dev.redrive.config.QueueSpec;
+import dev.redrive.redis.StreamAccess;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.core.Vertx;
+
+/**
+ * Stall recovery, a lifecycle event and not the dead-letter policy: a consumer that died (kill -9,
+ * OOM, node loss) leaves jobs pending under its name; once idle past the visibility timeout, any
+ * live replica takes them over as a new attempt. The other half is the lease: this process renews
+ * its running jobs every third of the timeout (XCLAIM JUSTID, no delivery counted), so a slow job
+ * is never taken from a live worker.
+ * <p>
+ * XAUTOCLAIM would take entries waiting for their retry and this process's own, and it drops
+ * trimmed entries from the PEL before anyone could park them; XPENDING with IDLE, a cursor and a
+ * bounded page, then claim.lua, does neither.
+ */
+final class StallReclaimer {
+
+    private static final Logger LOG = Logger.getLogger(StallReclaimer.class);
+    private static final int PAGE = 100;
+
+    private final QueueWorker worker;
+    private final StreamAccess redis;
+    private final Vertx vertx;
+    private final Clock clock;
+    private final QueueSpec spec;
+    private String cursor = "-";
+    private boolean scanning;
+    private final List<Long> timers = new ArrayList<>();
+
+    StallReclaimer(QueueWorker worker, StreamAccess redis, Vertx vertx, Clock clock) {
+        this.worker = worker;
+        this.redis = redis;
+        this.vertx = vertx;
+        this.clock = clock;
+        this.spec = worker.spec();
+    }
+
+    void start() {
+        long vt = spec.visibilityTimeout().toMillis();
+        timers.add(vertx.setPeriodic(Math.max(50, vt / 3), t -> heartbeat()));
+        timers.add(vertx.setPeriodic(Math.max(100, Math.min(vt / 4, 30_000)), t -> {
+            reclaim();
+            forgetGoneConsumers();
+        }));
+    }
+
+    void stop() {
+        timers.forEach(vertx::cancelTimer);
+    }
+
+    /** Renews the lease of every running job of this process. */
+    void heartbeat() {
+        List<String> running = worker.runningIds();
+        if (running.isEmpty()) {
+            return;
+        }
+        redis.transfer(spec.stream(), spec.group(), worker.consumer(), running, -1).subscribe().with(ok -> { },
+                e -> LOG.warnf("renewing the lease of %d running jobs of %s failed: %s", running.size(), spec.stream(),
+                        e.getMessage()));
+    }
+
+    void reclaim() {
+        int free = worker.freeSlots();
+        String from;
+        synchronized (this) {
+            if (scanning || free <= 0) {
+                return;
+            }
+            scanning = true;
+            from = cursor;
+        }
+        List<StreamAccess.Seen> missing = new ArrayList<>();
+        Duration vt = spec.visibilityTimeout();
+        redis.pendingIdle(spec.stream(), spec.group(), vt, from, PAGE)
+                .flatMap(page -> {
+                    synchronized (this) {
+                        cursor = page.size() < PAGE ? "-" : "(" + page.get(page.size() - 1).id();
+                    }
+                    List<StreamAccess.Seen> stalled = page.stream()
+                            .filter(s -> !s.owner().equals(worker.consumer()) && !s.owner().equals(Consumers.RETRY))
+                            .limit(free).toList();
+                    if (stalled.isEmpty()) {
+                        return Uni.createFrom().item(List.<StreamAccess.Entry>of());
+                    }
+                    return redis.claim(spec.stream(), spec.group(), worker.consumer(), clock.millis(), vt, stalled, missing);
+                })
+                .subscribe().with(claimed -> {
+                    synchronized (this) {
+                        scanning = false;
+                    }
+                    if (!claimed.isEmpty() || !missing.isEmpty()) {
+                        LOG.infof("stall recovery on %s: took over %d jobs idle for more than %s from stopped consumers "
+                                + "(%d more were trimmed and are parked as missing)", spec.stream(), claimed.size(), vt,
+                                missing.size());
+                    }
+                    missing.forEach(worker::parkMissing);
+                    worker.offer(claimed);
+                }, error -> {
+                    synchronized (this) {
+                        scanning = false;
+                    }
+                    LOG.warnf("stall recovery on %s failed: %s", spec.stream(), error.getMessage());
+                });
+    }
+
+    /** Removes consumers idle past the visibility timeout that own nothing; never one with pending entries. */
+    void forgetGoneConsumers() {
+        redis.forgetConsumers(spec.stream(), spec.group(), spec.visibilityTimeout(),
+                List.of(worker.consumer(), Consumers.RETRY)).subscribe().with(names -> {
+                    if (!names.isEmpty()) {
+                        LOG.infof("removed gone consumers %s from %s/%s: idle past %s with nothing pending", names,
+                                spec.stream(), spec.group(), spec.visibilityTimeout());
+                    }
+                }, e -> LOG.debugf("removing gone consumers of %s failed: %s", spec.stream(), e.getMessage()));
+    }
+}

@@ -1,0 +1,46 @@
+-- claim.lua: give pending entries to a worker, each only if it is still where the caller saw it.
+--
+-- Two callers: the retry scheduler (entries waiting under the retry consumer whose backoff has
+-- passed) and the stall reclaimer (entries of a consumer that stopped, idle past the visibility
+-- timeout). Between the caller's XPENDING and this script another replica may have claimed the
+-- entry, or a heartbeat may have renewed it; checking owner and idle time and claiming in one
+-- step means no entry is ever run by two workers at once, whatever the timings. XCLAIM without
+-- JUSTID counts a delivery: that count is the attempt number.
+--
+-- KEYS[1]  stream
+-- KEYS[2]  the stream's not-before hash (entry id -> epoch ms from Retry-After; same hash slot)
+-- ARGV[1]  consumer group
+-- ARGV[2]  worker consumer (who runs the attempt)
+-- ARGV[3]  now, epoch ms
+-- ARGV[4]  least idle time in ms the entry must still have (0 for due retries)
+-- ARGV[5..] pairs of: entry id, consumer the caller saw owning it
+--
+-- Returns an array, one item per entry taken:
+--   { id, delivery count after the claim, { field, value, ... } }  claimed, to run
+--   { id, delivery count so far, owner }  the entry was trimmed from the stream: it stays
+--                                          pending for the caller to park as missing
+-- Entries owned by someone else by now, renewed, or not yet past their Retry-After are skipped.
+
+local stream, notBefore = KEYS[1], KEYS[2]
+local group, worker, now, minIdle = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
+local taken = {}
+
+for i = 5, #ARGV, 2 do
+  local id, owner = ARGV[i], ARGV[i + 1]
+  local pending = redis.call('XPENDING', stream, group, 'IDLE', minIdle, id, id, 1, owner)
+  if #pending == 1 then
+    local hint = redis.call('HGET', notBefore, id)
+    if (not hint) or tonumber(hint) <= now then
+      local entry = redis.call('XRANGE', stream, id, id)
+      if #entry == 0 then
+        taken[#taken + 1] = { id, pending[1][4], owner }
+      else
+        redis.call('XCLAIM', stream, group, worker, 0, id)
+        redis.call('HDEL', notBefore, id)
+        taken[#taken + 1] = { id, pending[1][4] + 1, entry[1][2] }
+      end
+    end
+  end
+end
+
+return taken
