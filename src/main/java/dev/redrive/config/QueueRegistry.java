@@ -19,6 +19,7 @@ import dev.redrive.retry.Backoff;
 public final class QueueRegistry {
 
     private final Map<String, QueueSpec> queues;
+    private final Map<String, WatchSpec> watches;
 
     /**
      * @param handlerExists tells whether a Java handler bean with that name exists
@@ -27,6 +28,13 @@ public final class QueueRegistry {
         Map<String, QueueSpec> specs = new LinkedHashMap<>();
         config.queues().forEach((name, queue) -> specs.put(name, validate(name, queue, handlerExists)));
         this.queues = Collections.unmodifiableMap(specs);
+        Map<String, WatchSpec> watched = new LinkedHashMap<>();
+        config.watch().forEach((name, watch) -> watched.put(name, validate(name, watch)));
+        this.watches = Collections.unmodifiableMap(watched);
+    }
+
+    public Map<String, WatchSpec> watches() {
+        return watches;
     }
 
     public Map<String, QueueSpec> queues() {
@@ -37,15 +45,37 @@ public final class QueueRegistry {
         return queues.values().stream().filter(q -> q.stream().equals(stream)).findFirst();
     }
 
-    /** Every dead-letter stream a configured queue parks into, without duplicates. */
+    /** Every dead-letter stream a configured queue or watch parks into, without duplicates. */
     public List<String> deadLetterStreams() {
         List<String> names = new ArrayList<>();
-        queues.values().forEach(q -> {
-            if (!names.contains(q.deadLetters())) {
-                names.add(q.deadLetters());
-            }
-        });
+        queues.values().forEach(q -> addOnce(names, q.deadLetters()));
+        watches.values().forEach(w -> addOnce(names, w.deadLetters()));
         return names;
+    }
+
+    private static void addOnce(List<String> names, String name) {
+        if (!names.contains(name)) {
+            names.add(name);
+        }
+    }
+
+    static WatchSpec validate(String name, RedriveConfig.Watch w) {
+        String p = "redrive.watch." + name + ".";
+        String stream = w.stream().filter(s -> !s.isBlank()).orElse(name);
+        String group = w.group().filter(s -> !s.isBlank())
+                .orElseThrow(() -> new InvalidConfigException(p + "group", "is required: the consumer group to police"));
+        if (w.maxReceiveCount() < 1) {
+            throw new InvalidConfigException(p + "max-receive-count",
+                    "must be at least 1 (got " + w.maxReceiveCount() + "; it defaults to MAX_RECEIVE_COUNT)");
+        }
+        if (w.interval().isNegative() || w.interval().isZero()) {
+            throw new InvalidConfigException(p + "interval", "must be positive (got " + w.interval() + ")");
+        }
+        String dlq = w.dlq().filter(s -> !s.isBlank()).orElse(RedisKeys.defaultDeadLetters(stream));
+        if (dlq.equals(stream)) {
+            throw new InvalidConfigException(p + "dlq", "must differ from the stream itself (" + stream + ")");
+        }
+        return new WatchSpec(name, stream, group, w.maxReceiveCount(), dlq, w.interval());
     }
 
     static QueueSpec validate(String name, RedriveConfig.Queue q, Predicate<String> handlerExists) {

@@ -34,6 +34,13 @@ public interface RedriveConfig {
     @WithDefault("30s")
     Duration shutdownTimeout();
 
+    /**
+     * Consumer groups redrive does not run but polices: an entry delivered more than
+     * {@code max-receive-count} times without an ack is parked (SQS's maxReceiveCount).
+     * Defaults to none.
+     */
+    Map<String, Watch> watch();
+
     /** How often gauges (dead-letter depth, pending, lag) are refreshed. Defaults to 5s. */
     @WithDefault("5s")
     Duration gaugeInterval();
@@ -104,6 +111,26 @@ public interface RedriveConfig {
         /** How often the retry scheduler looks for jobs whose backoff has passed. Defaults to 100ms. */
         @WithDefault("100ms")
         Duration retryPoll();
+    }
+
+    interface Watch {
+        /** The stream. Defaults to the watch's name. */
+        Optional<String> stream();
+
+        /** The consumer group to police (its consumers may be written in any language). Required. */
+        Optional<String> group();
+
+        /** Deliveries after which an unacked entry is parked. Defaults to {@code MAX_RECEIVE_COUNT}, else 5. */
+        @WithDefault("${MAX_RECEIVE_COUNT:5}")
+        int maxReceiveCount();
+
+        /** The dead-letter stream. Defaults to {@code DLQ_NAME} when set, else {@code {<stream>}:dlq}. */
+        @WithDefault("${DLQ_NAME:}")
+        Optional<String> dlq();
+
+        /** How often the group's pending entries are checked. Defaults to 1s. */
+        @WithDefault("1s")
+        Duration interval();
     }
 
     interface Http {

@@ -4,6 +4,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -35,18 +36,26 @@ public class DeadLetters {
      */
     public Uni<String> park(QueueSpec queue, Job job, String consumer, String failureKind, Failure failure,
             Instant lastAttemptAt) {
-        DeadLetterRecord record = DeadLetterRecord.of(job, queue.group(), consumer, failureKind, failure,
-                lastAttemptAt, clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
-        return redis.deadLetter(queue.stream(), queue.group(), queue.deadLetters(), job.id(), failureKind,
-                record.fingerprint().id(), record.fingerprint().text(), record.pairs())
+        return park(queue.deadLetters(), DeadLetterRecord.of(job, queue.group(), consumer, failureKind, failure,
+                lastAttemptAt, now()));
+    }
+
+    /** Parks a pending entry of any group, with a record built by the caller. */
+    public Uni<String> park(String deadLetters, DeadLetterRecord record) {
+        return redis.deadLetter(record.originStream(), record.group(), deadLetters, record.originId(),
+                record.failureKind(), record.fingerprint().id(), record.fingerprint().text(), record.pairs())
                 .invoke(dlqId -> {
                     if (dlqId != null) {
-                        LOG.warnf("parked job %s (%s) after %d of %d attempts: %s: %s; it is %s/%s, replay with "
+                        LOG.warnf("parked job %s/%s (%s) after %d of %d attempts: %s: %s; it is %s/%s, replay with "
                                 + "POST /dlq/%s/entries/%s/replay once the cause is fixed",
-                                job.jobId(), failureKind, job.attempt(), job.maxAttempts(), failure.errorType(),
-                                failure.reason(), queue.deadLetters(), dlqId,
-                                URLEncoder.encode(queue.deadLetters(), StandardCharsets.UTF_8), dlqId);
+                                record.originStream(), record.originId(), record.failureKind(), record.attempts(),
+                                record.maxAttempts(), record.errorType(), record.reason(), deadLetters, dlqId,
+                                URLEncoder.encode(deadLetters, StandardCharsets.UTF_8), dlqId);
                     }
                 });
+    }
+
+    public Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
     }
 }

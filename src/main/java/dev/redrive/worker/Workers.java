@@ -79,6 +79,13 @@ public class Workers {
             metrics.put(spec.name(), new QueueMetrics(registry, spec.name(), spec.stream(), spec.deadLetters()));
             startWhenGroupExists(spec);
         }
+        for (var watch : queues.watches().values()) {
+            RedrivePolicy policy = new RedrivePolicy(watch, redis, deadLetters, vertx);
+            helpers.put("watch:" + watch.name(), List.of(policy::stop));
+            policy.start();
+            LOG.infof("watching %s/%s: entries delivered more than %d times are parked in %s", watch.stream(),
+                    watch.group(), watch.maxReceiveCount(), watch.deadLetters());
+        }
         gaugeTimer = vertx.setPeriodic(config.gaugeInterval().toMillis(), t -> refreshGauges());
         LOG.infof("redrive consumer %s works %d queue(s): %s", consumer, queues.queues().size(), queues.queues().keySet());
     }

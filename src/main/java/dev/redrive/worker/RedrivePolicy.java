@@ -1,0 +1,97 @@
+package dev.redrive.worker;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jboss.logging.Logger;
+
+import dev.redrive.config.WatchSpec;
+import dev.redrive.deadletter.DeadLetterRecord;
+import dev.redrive.deadletter.DeadLetters;
+import dev.redrive.deadletter.Fingerprint;
+import dev.redrive.job.EntryIds;
+import dev.redrive.redis.StreamAccess;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.core.Vertx;
+
+/**
+ * SQS's maxReceiveCount for a consumer group redrive does not run (its consumers may be in any
+ * language): walks the group's pending entries in bounded pages from a cursor and parks each one
+ * delivered more than {@code max-receive-count} times. The park is dead-letter.lua, so record,
+ * copy and ack are one step: a consumer acking at the same moment either wins (nothing is
+ * parked) or loses (its XACK finds nothing); never both, never neither.
+ */
+final class RedrivePolicy {
+
+    private static final Logger LOG = Logger.getLogger(RedrivePolicy.class);
+    private static final int PAGE = 200;
+
+    private final WatchSpec spec;
+    private final StreamAccess redis;
+    private final DeadLetters deadLetters;
+    private final Vertx vertx;
+    private String cursor = "-";
+    private boolean scanning;
+    private long timer = -1;
+
+    RedrivePolicy(WatchSpec spec, StreamAccess redis, DeadLetters deadLetters, Vertx vertx) {
+        this.spec = spec;
+        this.redis = redis;
+        this.deadLetters = deadLetters;
+        this.vertx = vertx;
+    }
+
+    void start() {
+        timer = vertx.setPeriodic(spec.interval().toMillis(), t -> scan());
+    }
+
+    void stop() {
+        if (timer >= 0) {
+            vertx.cancelTimer(timer);
+        }
+    }
+
+    void scan() {
+        String from;
+        synchronized (this) {
+            if (scanning) {
+                return;
+            }
+            scanning = true;
+            from = cursor;
+        }
+        redis.pendingIdle(spec.stream(), spec.group(), java.time.Duration.ZERO, from, PAGE)
+                .flatMap(page -> {
+                    synchronized (this) {
+                        cursor = page.size() < PAGE ? "-" : "(" + page.get(page.size() - 1).id();
+                    }
+                    List<Uni<String>> parks = new ArrayList<>();
+                    for (StreamAccess.Seen seen : page) {
+                        if (seen.deliveryCount() > spec.maxReceiveCount()) {
+                            parks.add(deadLetters.park(spec.deadLetters(), record(seen)));
+                        }
+                    }
+                    return parks.isEmpty() ? Uni.createFrom().item(0)
+                            : Uni.join().all(parks).andCollectFailures().map(List::size);
+                })
+                .subscribe().with(parked -> {
+                    synchronized (this) {
+                        scanning = false;
+                    }
+                }, error -> {
+                    synchronized (this) {
+                        scanning = false;
+                    }
+                    LOG.warnf("checking receive counts of %s/%s failed: %s", spec.stream(), spec.group(), error.getMessage());
+                });
+    }
+
+    private DeadLetterRecord record(StreamAccess.Seen seen) {
+        String reason = "delivered " + seen.deliveryCount() + " times without an ack";
+        Instant now = deadLetters.now();
+        return new DeadLetterRecord(spec.stream(), seen.id(), spec.group(), seen.owner(), spec.name(), "max-receive",
+                "max-receive", reason, Fingerprint.of("max-receive", reason), seen.deliveryCount(),
+                spec.maxReceiveCount(), EntryIds.timestamp(seen.id()), null, now, 0);
+    }
+}

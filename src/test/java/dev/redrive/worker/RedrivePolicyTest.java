@@ -1,0 +1,79 @@
+package dev.redrive.worker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Duration;
+import java.util.Map;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import dev.redrive.testing.Await;
+import dev.redrive.testing.RedisResource;
+import dev.redrive.testing.Streams;
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.redis.datasource.stream.StreamMessage;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+
+/** maxReceiveCount for a consumer group whose consumers redrive does not run. */
+@QuarkusTest
+@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
+@TestProfile(RedrivePolicyTest.Profile.class)
+class RedrivePolicyTest {
+
+    static final Duration BOUND = Duration.ofSeconds(20);
+
+    public static class Profile implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of(
+                    "redrive.watch.legacy.stream", "legacy",
+                    "redrive.watch.legacy.group", "node-workers",
+                    "redrive.watch.legacy.max-receive-count", "2",
+                    "redrive.watch.legacy.interval", "50ms");
+        }
+    }
+
+    @Inject
+    RedisDataSource redis;
+
+    /** A consumer of another team reads the entry and never acks; it is delivered again each time. */
+    void deliver(String id, String consumer, int times) {
+        for (int i = 0; i < times; i++) {
+            redis.execute("XCLAIM", "legacy", "node-workers", consumer, "0", id);
+        }
+    }
+
+    @Test
+    void entriesDeliveredMoreThanTheLimitAreParkedOthersAreLeftAlone() {
+        Streams streams = new Streams(redis);
+        redis.execute("XGROUP", "CREATE", "legacy", "node-workers", "$", "MKSTREAM");
+        String poison = streams.add("legacy", Map.of("job", "resize", "payload", "{\"img\":1}"));
+        String healthy = streams.add("legacy", Map.of("job", "resize", "payload", "{\"img\":2}"));
+        String acked = streams.add("legacy", Map.of("job", "resize", "payload", "{\"img\":3}"));
+        redis.execute("XREADGROUP", "GROUP", "node-workers", "node-1", "COUNT", "3", "STREAMS", "legacy", ">");
+        redis.execute("XACK", "legacy", "node-workers", acked);
+        deliver(healthy, "node-2", 1); // 2 deliveries: at the limit, not over it
+        deliver(poison, "node-2", 2); // 3 deliveries
+
+        StreamMessage<String, String, byte[]> parked = Await.value("the poison entry to be parked", BOUND,
+                () -> streams.parked("{legacy}:dlq", poison).orElse(null));
+        Map<String, byte[]> r = parked.payload();
+        assertEquals("max-receive", Streams.text(r.get("failure")));
+        assertEquals("delivered 3 times without an ack", Streams.text(r.get("reason")));
+        assertEquals("3", Streams.text(r.get("attempts")));
+        assertEquals("2", Streams.text(r.get("max-attempts")));
+        assertEquals("node-workers", Streams.text(r.get("group")));
+        assertEquals("node-2", Streams.text(r.get("consumer")));
+        assertEquals("{\"img\":1}", Streams.text(r.get("f:payload")));
+
+        Await.until("the parked entry to leave the PEL", BOUND, () -> streams.pending("legacy", "node-workers") == 1);
+        assertEquals(1, streams.all("{legacy}:dlq").size(), "only the entry over the limit, once");
+        assertEquals(0, streams.parkedCount("{legacy}:dlq", healthy));
+        assertEquals(0, streams.parkedCount("{legacy}:dlq", acked));
+    }
+}
