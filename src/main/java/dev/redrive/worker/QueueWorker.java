@@ -154,6 +154,10 @@ public final class QueueWorker {
         return new ArrayList<>(runningIds);
     }
 
+    boolean isRunning(String id) {
+        return runningIds.contains(id);
+    }
+
     /** Runs claimed entries (retries due, stalled jobs) as soon as slots allow. */
     void offer(List<StreamAccess.Entry> entries) {
         synchronized (lock) {

@@ -19,7 +19,7 @@ import io.vertx.mutiny.core.Vertx;
  * its running jobs every third of the timeout (XCLAIM JUSTID, no delivery counted), so a slow job
  * is never taken from a live worker.
  * <p>
- * XAUTOCLAIM would take entries waiting for their retry and this process's own, and it drops
+ * XAUTOCLAIM would take entries waiting for their retry and this process's running ones, and it drops
  * trimmed entries from the PEL before anyone could park them; XPENDING with IDLE, a cursor and a
  * bounded page, then claim.lua, does neither.
  */
@@ -86,8 +86,11 @@ final class StallReclaimer {
                     synchronized (this) {
                         cursor = page.size() < PAGE ? "-" : "(" + page.get(page.size() - 1).id();
                     }
+                    // Our own entries count too when nothing here runs them: an ack or park that failed
+                    // while Redis was away leaves them pending under this consumer with no heartbeat.
                     List<StreamAccess.Seen> stalled = page.stream()
-                            .filter(s -> !s.owner().equals(worker.consumer()) && !s.owner().equals(Consumers.RETRY))
+                            .filter(s -> !s.owner().equals(Consumers.RETRY))
+                            .filter(s -> !s.owner().equals(worker.consumer()) || !worker.isRunning(s.id()))
                             .limit(free).toList();
                     if (stalled.isEmpty()) {
                         return Uni.createFrom().item(List.<StreamAccess.Entry>of());
