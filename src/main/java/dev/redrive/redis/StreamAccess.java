@@ -11,7 +11,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
-import io.quarkus.redis.datasource.stream.PendingMessage;
 import io.quarkus.redis.datasource.stream.ReactiveStreamCommands;
 import io.quarkus.redis.datasource.stream.StreamMessage;
 import io.quarkus.redis.datasource.stream.StreamRange;
@@ -93,23 +92,13 @@ public class StreamAccess {
                 .replaceWithVoid();
     }
 
-    /** The first {@code count} entries of a consumer idle at least {@code minIdle}, from {@code start}. */
-    public Uni<List<PendingMessage>> pendingOf(String stream, String group, String consumer, Duration minIdle,
-            String start, int count) {
-        XPendingArgs args = new XPendingArgs().consumer(consumer);
-        if (!minIdle.isZero()) {
-            args.idle(minIdle);
-        }
-        return streams().xpending(stream, group, StreamRange.of(start, "+"), count, args);
-    }
-
     public Uni<Void> rememberNotBefore(String stream, String id, long epochMillis) {
         return redis.hash(String.class, String.class, String.class)
                 .hset(RedisKeys.notBefore(stream), id, Long.toString(epochMillis)).replaceWithVoid();
     }
 
-    /** A pending entry as XPENDING reported it: who owned it then, and how often it was delivered. */
-    public record Seen(String id, String owner, int deliveryCount) {
+    /** A pending entry as XPENDING reported it: who owned it then, how often it was delivered, how long ago. */
+    public record Seen(String id, String owner, int deliveryCount, Duration idle) {
     }
 
     /**
@@ -136,7 +125,7 @@ public class StreamAccess {
                         if (item.get(2).type() == io.vertx.redis.client.ResponseType.MULTI) {
                             claimed.add(new Entry(id, count, fields(item.get(2))));
                         } else {
-                            missing.add(new Seen(id, item.get(2).toString(), count));
+                            missing.add(new Seen(id, item.get(2).toString(), count, Duration.ZERO));
                         }
                     }
                     return claimed;
@@ -157,14 +146,21 @@ public class StreamAccess {
                 });
     }
 
-    /** Pending entries of the whole group idle at least {@code minIdle}, a bounded page from {@code start}. */
-    public Uni<List<Seen>> pendingIdle(String stream, String group, Duration minIdle, String start, int count) {
+    /**
+     * Pending entries idle at least {@code minIdle}: a bounded page from {@code start}, of one
+     * consumer or (when {@code consumer} is null) of the whole group.
+     */
+    public Uni<List<Seen>> pending(String stream, String group, String consumer, Duration minIdle, String start, int count) {
         XPendingArgs args = new XPendingArgs();
+        if (consumer != null) {
+            args.consumer(consumer);
+        }
         if (!minIdle.isZero()) {
             args.idle(minIdle);
         }
         return streams().xpending(stream, group, StreamRange.of(start, "+"), count, args)
-                .map(list -> list.stream().map(p -> new Seen(p.getMessageId(), p.getConsumer(), p.getDeliveryCount())).toList());
+                .map(list -> list.stream().map(p -> new Seen(p.getMessageId(), p.getConsumer(), p.getDeliveryCount(),
+                        p.getDurationSinceLastDelivery())).toList());
     }
 
     /** Runs dead-letter.lua: returns the dead-letter entry id, or null when the entry was no longer pending. */

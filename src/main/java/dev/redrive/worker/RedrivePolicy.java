@@ -30,42 +30,32 @@ final class RedrivePolicy {
     private final WatchSpec spec;
     private final StreamAccess redis;
     private final DeadLetters deadLetters;
-    private final Vertx vertx;
-    private String cursor = "-";
-    private boolean scanning;
-    private long timer = -1;
+    private final Periodic periodic;
+    private final PelPages pages = new PelPages(PAGE);
 
     RedrivePolicy(WatchSpec spec, StreamAccess redis, DeadLetters deadLetters, Vertx vertx) {
         this.spec = spec;
         this.redis = redis;
         this.deadLetters = deadLetters;
-        this.vertx = vertx;
+        this.periodic = new Periodic(vertx);
     }
 
     void start() {
-        timer = vertx.setPeriodic(spec.interval().toMillis(), t -> scan());
+        periodic.every(spec.interval(), this::scan);
     }
 
     void stop() {
-        if (timer >= 0) {
-            vertx.cancelTimer(timer);
-        }
+        periodic.cancel();
     }
 
     void scan() {
-        String from;
-        synchronized (this) {
-            if (scanning) {
-                return;
-            }
-            scanning = true;
-            from = cursor;
+        String from = pages.begin();
+        if (from == null) {
+            return;
         }
-        redis.pendingIdle(spec.stream(), spec.group(), java.time.Duration.ZERO, from, PAGE)
+        redis.pending(spec.stream(), spec.group(), null, java.time.Duration.ZERO, from, PAGE)
                 .flatMap(page -> {
-                    synchronized (this) {
-                        cursor = page.size() < PAGE ? "-" : "(" + page.get(page.size() - 1).id();
-                    }
+                    pages.advance(page);
                     List<Uni<String>> parks = new ArrayList<>();
                     for (StreamAccess.Seen seen : page) {
                         if (seen.deliveryCount() > spec.maxReceiveCount()) {
@@ -75,14 +65,8 @@ final class RedrivePolicy {
                     return parks.isEmpty() ? Uni.createFrom().item(0)
                             : Uni.join().all(parks).andCollectFailures().map(List::size);
                 })
-                .subscribe().with(parked -> {
-                    synchronized (this) {
-                        scanning = false;
-                    }
-                }, error -> {
-                    synchronized (this) {
-                        scanning = false;
-                    }
+                .subscribe().with(parked -> pages.end(), error -> {
+                    pages.end();
                     LOG.warnf("checking receive counts of %s/%s failed: %s", spec.stream(), spec.group(), error.getMessage());
                 });
     }

@@ -16,8 +16,6 @@ import io.vertx.mutiny.core.Vertx;
  * Moves failed jobs from "waiting for retry" back to running once their backoff has passed.
  * Waiting entries sit under {@link Consumers#RETRY}; their attempt count is their delivery count
  * and their wait started when they were handed over, so the due time needs no extra state.
- * XPENDING walks them from a cursor in bounded pages, so a tick costs the same however long the
- * stream or the PEL is.
  */
 final class RetryScheduler {
 
@@ -25,83 +23,63 @@ final class RetryScheduler {
 
     private final QueueWorker worker;
     private final StreamAccess redis;
-    private final Vertx vertx;
     private final Clock clock;
     private final QueueSpec spec;
-    private String cursor = "-";
-    private boolean polling;
-    private long timer = -1;
+    private final Periodic periodic;
+    private final PelPages pages;
 
     RetryScheduler(QueueWorker worker, StreamAccess redis, Vertx vertx, Clock clock) {
         this.worker = worker;
         this.redis = redis;
-        this.vertx = vertx;
         this.clock = clock;
         this.spec = worker.spec();
+        this.periodic = new Periodic(vertx);
+        this.pages = new PelPages(Math.max(100, spec.concurrency() * 4));
     }
 
     void start() {
-        timer = vertx.setPeriodic(spec.retryPoll().toMillis(), t -> poll());
+        periodic.every(spec.retryPoll(), this::poll);
     }
 
     void stop() {
-        if (timer >= 0) {
-            vertx.cancelTimer(timer);
-        }
-    }
-
-    synchronized boolean busy() {
-        return polling;
+        periodic.cancel();
     }
 
     void poll() {
         int free = worker.freeSlots();
-        String from;
-        synchronized (this) {
-            if (polling || free <= 0) {
-                return;
-            }
-            polling = true;
-            from = cursor;
+        if (free <= 0) {
+            return;
         }
-        int page = Math.max(100, free * 4);
+        String from = pages.begin();
+        if (from == null) {
+            return;
+        }
         List<StreamAccess.Seen> missing = new ArrayList<>();
         long now = clock.millis();
-        redis.pendingOf(spec.stream(), spec.group(), Consumers.RETRY, spec.backoff().shortest(), from, page)
-                .flatMap(pending -> {
-                    synchronized (this) {
-                        cursor = pending.size() < page ? "-" : "(" + pending.get(pending.size() - 1).getMessageId();
-                    }
-                    List<StreamAccess.Seen> due = new ArrayList<>();
-                    for (var p : pending) {
-                        if (due.size() < free && isDue(p.getMessageId(), p.getDeliveryCount(), p.getDurationSinceLastDelivery())) {
-                            due.add(new StreamAccess.Seen(p.getMessageId(), Consumers.RETRY, p.getDeliveryCount()));
-                        }
-                    }
+        redis.pending(spec.stream(), spec.group(), Consumers.RETRY, spec.backoff().shortest(), from, pages.size())
+                .flatMap(page -> {
+                    pages.advance(page);
+                    List<StreamAccess.Seen> due = page.stream().filter(this::isDue).limit(free).toList();
                     if (due.isEmpty()) {
                         return Uni.createFrom().item(List.<StreamAccess.Entry>of());
                     }
                     return redis.claim(spec.stream(), spec.group(), worker.consumer(), now, Duration.ZERO, due, missing);
                 })
                 .subscribe().with(claimed -> {
-                    synchronized (this) {
-                        polling = false;
-                    }
+                    pages.end();
                     missing.forEach(worker::parkMissing);
                     worker.offer(claimed);
                     if (!claimed.isEmpty() && claimed.size() >= free) {
                         poll(); // the page was full of due entries: there may be more
                     }
                 }, error -> {
-                    synchronized (this) {
-                        polling = false;
-                    }
+                    pages.end();
                     LOG.warnf("looking for due retries of %s failed: %s", spec.stream(), error.getMessage());
                 });
     }
 
     /** Due once idle for the backoff before its next attempt (jitter seeded by the id, so every tick agrees). */
-    private boolean isDue(String id, int deliveries, Duration idle) {
-        return idle.compareTo(spec.backoff().delayBefore(deliveries + 1, id.hashCode())) >= 0;
+    private boolean isDue(StreamAccess.Seen seen) {
+        return seen.idle().compareTo(spec.backoff().delayBefore(seen.deliveryCount() + 1, seen.id().hashCode())) >= 0;
     }
 }

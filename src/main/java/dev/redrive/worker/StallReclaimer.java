@@ -30,32 +30,30 @@ final class StallReclaimer {
 
     private final QueueWorker worker;
     private final StreamAccess redis;
-    private final Vertx vertx;
     private final Clock clock;
     private final QueueSpec spec;
-    private String cursor = "-";
-    private boolean scanning;
-    private final List<Long> timers = new ArrayList<>();
+    private final Periodic periodic;
+    private final PelPages pages = new PelPages(PAGE);
 
     StallReclaimer(QueueWorker worker, StreamAccess redis, Vertx vertx, Clock clock) {
         this.worker = worker;
         this.redis = redis;
-        this.vertx = vertx;
         this.clock = clock;
         this.spec = worker.spec();
+        this.periodic = new Periodic(vertx);
     }
 
     void start() {
-        long vt = spec.visibilityTimeout().toMillis();
-        timers.add(vertx.setPeriodic(Math.max(50, vt / 3), t -> heartbeat()));
-        timers.add(vertx.setPeriodic(Math.max(100, Math.min(vt / 4, 30_000)), t -> {
+        Duration vt = spec.visibilityTimeout();
+        periodic.every(vt.dividedBy(3), this::heartbeat);
+        periodic.every(Duration.ofMillis(Math.max(100, Math.min(vt.toMillis() / 4, 30_000))), () -> {
             reclaim();
             forgetGoneConsumers();
-        }));
+        });
     }
 
     void stop() {
-        timers.forEach(vertx::cancelTimer);
+        periodic.cancel();
     }
 
     /** Renews the lease of every running job of this process. */
@@ -71,21 +69,18 @@ final class StallReclaimer {
 
     void reclaim() {
         int free = worker.freeSlots();
-        String from;
-        synchronized (this) {
-            if (scanning || free <= 0) {
-                return;
-            }
-            scanning = true;
-            from = cursor;
+        if (free <= 0) {
+            return;
+        }
+        String from = pages.begin();
+        if (from == null) {
+            return;
         }
         List<StreamAccess.Seen> missing = new ArrayList<>();
         Duration vt = spec.visibilityTimeout();
-        redis.pendingIdle(spec.stream(), spec.group(), vt, from, PAGE)
+        redis.pending(spec.stream(), spec.group(), null, vt, from, PAGE)
                 .flatMap(page -> {
-                    synchronized (this) {
-                        cursor = page.size() < PAGE ? "-" : "(" + page.get(page.size() - 1).id();
-                    }
+                    pages.advance(page);
                     // Our own entries count too when nothing here runs them: an ack or park that failed
                     // while Redis was away leaves them pending under this consumer with no heartbeat.
                     List<StreamAccess.Seen> stalled = page.stream()
@@ -98,9 +93,7 @@ final class StallReclaimer {
                     return redis.claim(spec.stream(), spec.group(), worker.consumer(), clock.millis(), vt, stalled, missing);
                 })
                 .subscribe().with(claimed -> {
-                    synchronized (this) {
-                        scanning = false;
-                    }
+                    pages.end();
                     if (!claimed.isEmpty() || !missing.isEmpty()) {
                         LOG.infof("stall recovery on %s: took over %d jobs idle for more than %s from stopped consumers "
                                 + "(%d more were trimmed and are parked as missing)", spec.stream(), claimed.size(), vt,
@@ -109,9 +102,7 @@ final class StallReclaimer {
                     missing.forEach(worker::parkMissing);
                     worker.offer(claimed);
                 }, error -> {
-                    synchronized (this) {
-                        scanning = false;
-                    }
+                    pages.end();
                     LOG.warnf("stall recovery on %s failed: %s", spec.stream(), error.getMessage());
                 });
     }

@@ -45,6 +45,18 @@ public final class Streams {
         return streams.xrange(stream, StreamRange.of("-", "+"));
     }
 
+    /** Waits until redrive has created the group (it does so at start, asynchronously). */
+    public void awaitGroup(String stream, String group) {
+        Await.until("group " + group + " on " + stream, java.time.Duration.ofSeconds(20), () -> {
+            try {
+                pending(stream, group);
+                return true;
+            } catch (RuntimeException notYet) {
+                return false;
+            }
+        });
+    }
+
     public long pending(String stream, String group) {
         return streams.xpending(stream, group).getPendingCount();
     }

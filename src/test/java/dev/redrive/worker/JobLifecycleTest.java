@@ -68,14 +68,7 @@ class JobLifecycleTest {
     @BeforeEach
     void setUp() {
         streams = new Streams(redis);
-        Await.until("the group to exist", BOUND, () -> {
-            try {
-                streams.pending(STREAM, GROUP);
-                return true;
-            } catch (RuntimeException notYet) {
-                return false;
-            }
-        });
+        streams.awaitGroup(STREAM, GROUP);
     }
 
     @AfterEach
