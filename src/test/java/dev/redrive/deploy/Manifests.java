@@ -33,7 +33,7 @@ final class Manifests {
     }
 
     static Manifests render(Path kubectl, String overlay) {
-        Tools.Result r = Tools.run(Tools.ROOT, 120, List.of(kubectl.toString(), "kustomize", "deploy/k8s/" + overlay));
+        Tools.Result r = Tools.run(Tools.ROOT, 120, List.of(kubectl.toString(), "kustomize", "deploy/k8s/" + overlay), false);
         if (!r.ok()) {
             throw new AssertionError("kubectl kustomize deploy/k8s/" + overlay + " failed:\n" + r.output());
         }

@@ -46,16 +46,35 @@ final class Tools {
 
     /** Runs a command in {@code dir}, waiting at most {@code seconds}; stdout and stderr together. */
     static Result run(Path dir, long seconds, List<String> command) {
+        return run(dir, seconds, command, true);
+    }
+
+    /**
+     * Runs a command; with {@code mergeStderr} false the result holds stdout alone (for output
+     * that is parsed, where a warning on stderr must not end up in the document) and stderr is
+     * added only when the command fails.
+     */
+    static Result run(Path dir, long seconds, List<String> command, boolean mergeStderr) {
         try {
             Path out = Files.createTempFile("redrive-tool-", ".log");
-            Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-                    .redirectOutput(out.toFile()).start();
+            Path err = Files.createTempFile("redrive-tool-", ".err");
+            ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectOutput(out.toFile());
+            if (mergeStderr) {
+                pb.redirectErrorStream(true);
+            } else {
+                pb.redirectError(err.toFile());
+            }
+            Process p = pb.start();
             if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
                 p.destroyForcibly().waitFor();
                 throw new AssertionError(String.join(" ", command) + " did not finish within " + seconds + " s");
             }
             String output = Files.readString(out, StandardCharsets.UTF_8);
+            if (p.exitValue() != 0 && !mergeStderr) {
+                output += Files.readString(err, StandardCharsets.UTF_8);
+            }
             Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
             return new Result(p.exitValue(), output);
         } catch (IOException e) {
             throw new IllegalStateException("could not run " + command, e);
