@@ -38,7 +38,8 @@ public class DeadLetters {
         DeadLetterRecord record = DeadLetterRecord.of(job, queue.group(), consumer, failureKind, failure,
                 lastAttemptAt, clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
         return redis.deadLetter(queue.stream(), queue.group(), queue.deadLetters(), job.id(), failureKind,
-                record.fingerprint().id(), record.fingerprint().text(), record.pairs())
+                record.fingerprint().id(), record.fingerprint().text(), record.pairs(),
+                RedriveTag.taskKey(job, queue.stream()))
                 .invoke(dlqId -> {
                     if (dlqId != null) {
                         LOG.warnf("parked job %s (%s) after %d of %d attempts: %s: %s; it is %s/%s, replay with "
