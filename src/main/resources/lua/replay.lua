@@ -22,7 +22,7 @@
 --
 -- Returns an array whose first item names the outcome:
 --   { 'replayed', new entry id }
---   { 'again', new entry id }    the same Idempotency-Key already replayed this entry
+--   { 'again', new entry id, stream } the same Idempotency-Key already replayed this entry
 --   { 'key-reused', entry id }   the Idempotency-Key was used for another entry
 --   { 'gone' }                   no such dead-letter entry (never parked, or already replayed or discarded)
 --   { 'no-snapshot' }            the job was trimmed before it was parked: nothing to send back
@@ -35,8 +35,9 @@ if idemKey ~= '' then
   local prior = redis.call('GET', answerKey)
   if prior then
     local sep = string.find(prior, ' ', 1, true)
+    local sep2 = string.find(prior, ' ', sep + 1, true)
     if string.sub(prior, 1, sep - 1) == id then
-      return { 'again', string.sub(prior, sep + 1) }
+      return { 'again', string.sub(prior, sep + 1, sep2 - 1), string.sub(prior, sep2 + 1) }
     end
     return { 'key-reused', string.sub(prior, 1, sep - 1) }
   end
@@ -133,7 +134,7 @@ redis.call('XADD', audit, '*', 'action', 'replay', 'actor', actor, 'at', at, 'no
   'patched', table.concat(patchOrder, ','), 'task', taskId)
 
 if idemKey ~= '' then
-  redis.call('SET', answerKey, id .. ' ' .. newId, 'EX', tonumber(ttl))
+  redis.call('SET', answerKey, id .. ' ' .. newId .. ' ' .. origin, 'EX', tonumber(ttl))
 end
 if task and taskId ~= '' then
   redis.call('HINCRBY', task, 'moved', 1)
