@@ -104,7 +104,7 @@ public class DeadLetterResource {
     @APIResponse(responseCode = "404", description = "Unknown dead-letter stream",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<EntryPage> entries(@PathParam("dlq") String dlq,
-            @Parameter(description = "Items per page, 1 to 500. Defaults to 50.") @QueryParam("count") Integer count,
+            @Parameter(description = "Items per page, 1 to 500. Defaults to 50.") @QueryParam("count") String count,
             @Parameter(description = "The `next` cursor of the previous page") @QueryParam("after") String after,
             @Parameter(description = "newest (default) or oldest") @QueryParam("order") String order,
             @Parameter(description = "Only jobs from this origin stream") @QueryParam("origin") String origin,
@@ -235,7 +235,7 @@ public class DeadLetterResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = "Unknown dead-letter stream",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    public Uni<AuditPage> audit(@PathParam("dlq") String dlq, @QueryParam("count") Integer count,
+    public Uni<AuditPage> audit(@PathParam("dlq") String dlq, @QueryParam("count") String count,
             @QueryParam("after") String after) {
         Requests.onlyParams(uri, Set.of("count", "after"));
         store.requireKnown(dlq);

@@ -28,9 +28,15 @@ final class Requests {
         return after == null || after.isEmpty() ? null : entryId(after);
     }
 
-    static int count(Integer count, int byDefault, int max) {
-        if (count == null) {
+    static int count(String raw, int byDefault, int max) {
+        if (raw == null || raw.isEmpty()) {
             return byDefault;
+        }
+        int count;
+        try {
+            count = Integer.parseInt(raw);
+        } catch (NumberFormatException e) {
+            throw ProblemException.badRequest("count must be a number between 1 and " + max + " (got '" + raw + "')");
         }
         if (count < 1 || count > max) {
             throw ProblemException.badRequest("count must be between 1 and " + max + " (got " + count + ")");

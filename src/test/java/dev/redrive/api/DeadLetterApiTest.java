@@ -91,8 +91,15 @@ class DeadLetterApiTest {
         });
     }
 
+    /** The dead-letter stream's path segment, encoded once here (its braces would read as a template). */
+    static final String D = "/dlq/" + enc(DLQ);
+
+    static String enc(String segment) {
+        return java.net.URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
     static RequestSpecification as(String user) {
-        return given().auth().preemptive().basic(user, ApiUsers.password(user)).urlEncodingEnabled(true);
+        return given().auth().preemptive().basic(user, ApiUsers.password(user)).urlEncodingEnabled(false);
     }
 
     /** Adds a job that fails terminally and waits until it is parked; returns its dead-letter id. */
@@ -112,13 +119,13 @@ class DeadLetterApiTest {
     @Test
     void everyEndpointRefusesCallsWithoutCredentials() {
         String id = parkedJob(Map.of("payload", "a"));
-        problem(given().get("/dlq").then(), 401);
-        problem(given().get("/dlq/{dlq}/entries", DLQ).then(), 401);
-        problem(given().get("/dlq/{dlq}/entries/{id}", DLQ, id).then(), 401);
-        problem(given().get("/dlq/{dlq}/audit", DLQ).then(), 401);
-        problem(given().post("/dlq/{dlq}/entries/{id}/replay", DLQ, id).then(), 401);
-        problem(given().delete("/dlq/{dlq}/entries/{id}?reason=x", DLQ, id).then(), 401);
-        problem(given().contentType("application/json").body("{}").post("/dlq/{dlq}/redrives", DLQ).then(), 401);
+        problem(given().urlEncodingEnabled(false).get("/dlq").then(), 401);
+        problem(given().urlEncodingEnabled(false).get("/dlq/" + enc(DLQ) + "/entries").then(), 401);
+        problem(given().urlEncodingEnabled(false).get("/dlq/" + enc(DLQ) + "/entries/" + enc(id)).then(), 401);
+        problem(given().urlEncodingEnabled(false).get("/dlq/" + enc(DLQ) + "/audit").then(), 401);
+        problem(given().urlEncodingEnabled(false).post("/dlq/" + enc(DLQ) + "/entries/" + enc(id) + "/replay").then(), 401);
+        problem(given().urlEncodingEnabled(false).delete("/dlq/" + enc(DLQ) + "/entries/" + enc(id) + "?reason=x").then(), 401);
+        problem(given().urlEncodingEnabled(false).contentType("application/json").body("{}").post("/dlq/" + enc(DLQ) + "/redrives").then(), 401);
         given().auth().preemptive().basic("operator", "wrong").get("/dlq").then().statusCode(401);
         assertTrue(streams.parked(DLQ, originOf(id)).isPresent(), "nothing changed");
     }
@@ -127,24 +134,24 @@ class DeadLetterApiTest {
     void viewerReadsButEveryWriteIsForbidden() {
         String id = parkedJob(Map.of("payload", "b"));
         as("viewer").get("/dlq").then().statusCode(200).body("name", hasItem(DLQ));
-        as("viewer").get("/dlq/{dlq}/entries", DLQ).then().statusCode(200);
-        as("viewer").get("/dlq/{dlq}/entries/{id}", DLQ, id).then().statusCode(200);
-        as("viewer").get("/dlq/{dlq}/audit", DLQ).then().statusCode(200);
-        problem(as("viewer").post("/dlq/{dlq}/entries/{id}/replay", DLQ, id).then(), 403);
-        problem(as("viewer").delete("/dlq/{dlq}/entries/{id}?reason=x", DLQ, id).then(), 403);
+        as("viewer").get("/dlq/" + enc(DLQ) + "/entries").then().statusCode(200);
+        as("viewer").get("/dlq/" + enc(DLQ) + "/entries/" + enc(id)).then().statusCode(200);
+        as("viewer").get("/dlq/" + enc(DLQ) + "/audit").then().statusCode(200);
+        problem(as("viewer").post("/dlq/" + enc(DLQ) + "/entries/" + enc(id) + "/replay").then(), 403);
+        problem(as("viewer").delete("/dlq/" + enc(DLQ) + "/entries/" + enc(id) + "?reason=x").then(), 403);
         problem(as("viewer").contentType("application/json").body("{\"dryRun\":true}")
-                .post("/dlq/{dlq}/redrives", DLQ).then(), 403);
-        problem(as("viewer").delete("/dlq/{dlq}/redrives/{task}", DLQ, "0c1d6b0e-6c57-4a3c-9b43-0d6f5c2a0f11").then(), 403);
+                .post("/dlq/" + enc(DLQ) + "/redrives").then(), 403);
+        problem(as("viewer").delete("/dlq/" + enc(DLQ) + "/redrives/" + enc("0c1d6b0e-6c57-4a3c-9b43-0d6f5c2a0f11")).then(), 403);
         assertTrue(streams.parked(DLQ, originOf(id)).isPresent(), "nothing changed");
     }
 
     @Test
     void automationMayNotReplayWhileSwitchedOff() {
         String id = parkedJob(Map.of("payload", "c"));
-        as("automation").get("/dlq/{dlq}/entries/{id}", DLQ, id).then().statusCode(200);
-        problem(as("automation").post("/dlq/{dlq}/entries/{id}/replay", DLQ, id).then(), 403);
-        problem(as("automation").delete("/dlq/{dlq}/entries/{id}?reason=x", DLQ, id).then(), 403);
-        as("automation").post("/dlq/{dlq}/entries/{id}/replay", DLQ, id).then()
+        as("automation").get("/dlq/" + enc(DLQ) + "/entries/" + enc(id)).then().statusCode(200);
+        problem(as("automation").post("/dlq/" + enc(DLQ) + "/entries/" + enc(id) + "/replay").then(), 403);
+        problem(as("automation").delete("/dlq/" + enc(DLQ) + "/entries/" + enc(id) + "?reason=x").then(), 403);
+        as("automation").post("/dlq/" + enc(DLQ) + "/entries/" + enc(id) + "/replay").then()
                 .body("type", equalTo("/problems/automation-disabled"));
         assertTrue(streams.parked(DLQ, originOf(id)).isPresent(), "nothing changed");
     }
@@ -154,7 +161,7 @@ class DeadLetterApiTest {
         byte[] binary = { 0, 1, (byte) 0xC3, 0x28, (byte) 0xFF };
         String dlqId = parkedJob(Map.of("payload", "{\"doc\":1}", "keep", "same", "blob", binary));
         String originId = originOf(dlqId);
-        as("operator").get("/dlq/{dlq}/entries/{id}", DLQ, dlqId).then().statusCode(200)
+        as("operator").get("/dlq/" + enc(DLQ) + "/entries/" + enc(dlqId)).then().statusCode(200)
                 .body("originStream", equalTo(STREAM)).body("originId", equalTo(originId))
                 .body("failure", equalTo("terminal")).body("fields.kind", equalTo("terminal"))
                 .body("fields.blob.base64", equalTo(java.util.Base64.getEncoder().encodeToString(binary)))
@@ -162,7 +169,7 @@ class DeadLetterApiTest {
 
         String newId = as("operator").contentType("application/json")
                 .body("{\"fields\": {\"kind\": \"ok\", \"extra\": {\"base64\": \"AAH/\"}}, \"note\": \"fixed the schema\"}")
-                .post("/dlq/{dlq}/entries/{id}/replay", DLQ, dlqId)
+                .post("/dlq/" + enc(DLQ) + "/entries/" + enc(dlqId) + "/replay")
                 .then().statusCode(201).body("stream", equalTo(STREAM)).body("replayOf", equalTo(DLQ + "/" + dlqId))
                 .extract().path("id");
 
@@ -180,9 +187,9 @@ class DeadLetterApiTest {
         assertEquals(DLQ + "/" + dlqId, text(fields.get("replay-of")));
         assertEquals("1", text(fields.get("redrive-replays")));
 
-        problem(as("operator").post("/dlq/{dlq}/entries/{id}/replay", DLQ, dlqId).then(), 404);
-        problem(as("operator").get("/dlq/{dlq}/entries/{id}", DLQ, dlqId).then(), 404);
-        as("viewer").get("/dlq/{dlq}/audit", DLQ).then().statusCode(200)
+        problem(as("operator").post("/dlq/" + enc(DLQ) + "/entries/" + enc(dlqId) + "/replay").then(), 404);
+        problem(as("operator").get("/dlq/" + enc(DLQ) + "/entries/" + enc(dlqId)).then(), 404);
+        as("viewer").get("/dlq/" + enc(DLQ) + "/audit").then().statusCode(200)
                 .body("items.find { it.fields['dlq-id'] == '" + dlqId + "' }.fields.action", equalTo("replay"))
                 .body("items.find { it.fields['dlq-id'] == '" + dlqId + "' }.fields.actor", equalTo("operator"))
                 .body("items.find { it.fields['dlq-id'] == '" + dlqId + "' }.fields.note", equalTo("fixed the schema"))
@@ -196,7 +203,7 @@ class DeadLetterApiTest {
         String originId = originOf(first);
         String current = first;
         for (int replay = 1; replay <= 2; replay++) {
-            String newId = as("operator").post("/dlq/{dlq}/entries/{id}/replay", DLQ, current)
+            String newId = as("operator").post("/dlq/" + enc(DLQ) + "/entries/" + enc(current) + "/replay")
                     .then().statusCode(201).extract().path("id");
             String jobId = STREAM + "/" + newId;
             current = Await.value("the replayed job to be parked again", BOUND,
@@ -205,11 +212,11 @@ class DeadLetterApiTest {
             assertEquals(1, attempts.size(), "a terminal job runs once per replay");
             assertEquals("same bytes", text(attempts.get(0).fields().get("payload")));
             assertEquals(STREAM + "/" + originId, attempts.get(0).idempotencyKey());
-            as("viewer").get("/dlq/{dlq}/entries/{id}", DLQ, current).then().statusCode(200)
+            as("viewer").get("/dlq/" + enc(DLQ) + "/entries/" + enc(current)).then().statusCode(200)
                     .body("replays", equalTo(replay)).body("repeatOffender", equalTo(replay >= 2));
         }
         String last = current;
-        as("viewer").get("/dlq/{dlq}/entries?count=500", DLQ).then().statusCode(200)
+        as("viewer").get("/dlq/" + enc(DLQ) + "/entries?count=500").then().statusCode(200)
                 .body("items.find { it.id == '" + last + "' }.repeatOffender", equalTo(true))
                 .body("items.find { it.id == '" + last + "' }.fields", equalTo(null));
     }
@@ -224,7 +231,7 @@ class DeadLetterApiTest {
             answers.add(pool.submit(() -> {
                 go.await();
                 return as("operator").contentType("application/json").body("{\"fields\":{\"kind\":\"ok\"}}")
-                        .post("/dlq/{dlq}/entries/{id}/replay", DLQ, dlqId).statusCode();
+                        .post("/dlq/" + enc(DLQ) + "/entries/" + enc(dlqId) + "/replay").statusCode();
             }));
         }
         go.countDown();
@@ -244,13 +251,13 @@ class DeadLetterApiTest {
     void retriedReplayWithTheSameIdempotencyKeyGetsTheFirstAnswer() {
         String dlqId = parkedJob(Map.of("payload", "idem"));
         String first = as("operator").header("Idempotency-Key", "k-" + dlqId).contentType("application/json")
-                .body("{\"fields\":{\"kind\":\"ok\"}}").post("/dlq/{dlq}/entries/{id}/replay", DLQ, dlqId)
+                .body("{\"fields\":{\"kind\":\"ok\"}}").post("/dlq/" + enc(DLQ) + "/entries/" + enc(dlqId) + "/replay")
                 .then().statusCode(201).extract().path("id");
         as("operator").header("Idempotency-Key", "k-" + dlqId).contentType("application/json")
-                .body("{\"fields\":{\"kind\":\"ok\"}}").post("/dlq/{dlq}/entries/{id}/replay", DLQ, dlqId)
+                .body("{\"fields\":{\"kind\":\"ok\"}}").post("/dlq/" + enc(DLQ) + "/entries/" + enc(dlqId) + "/replay")
                 .then().statusCode(200).body("id", equalTo(first)).body("stream", equalTo(STREAM));
         String other = parkedJob(Map.of("payload", "idem-2"));
-        problem(as("operator").header("Idempotency-Key", "k-" + dlqId).post("/dlq/{dlq}/entries/{id}/replay", DLQ, other)
+        problem(as("operator").header("Idempotency-Key", "k-" + dlqId).post("/dlq/" + enc(DLQ) + "/entries/" + enc(other) + "/replay")
                 .then(), 422);
         assertTrue(streams.parked(DLQ, originOf(other)).isPresent(), "the other entry stays parked");
     }
@@ -259,8 +266,8 @@ class DeadLetterApiTest {
     void discardNeedsAReasonAndLeavesTheWholeRecordInTheAuditTrail() {
         String dlqId = parkedJob(Map.of("payload", "{\"doc\":\"gone\"}"));
         String originId = originOf(dlqId);
-        problem(as("operator").delete("/dlq/{dlq}/entries/{id}", DLQ, dlqId).then(), 400);
-        String auditId = as("operator").delete("/dlq/{dlq}/entries/{id}?reason=duplicate of 42", DLQ, dlqId)
+        problem(as("operator").delete("/dlq/" + enc(DLQ) + "/entries/" + enc(dlqId)).then(), 400);
+        String auditId = as("operator").delete("/dlq/" + enc(DLQ) + "/entries/" + enc(dlqId) + "?reason=duplicate%20of%2042")
                 .then().statusCode(200).extract().path("audit");
         assertTrue(streams.parked(DLQ, originId).isEmpty(), "discarded");
         StreamMessage<String, String, byte[]> audit = streams.all("{jobs}:dlq:audit").stream()
@@ -271,8 +278,8 @@ class DeadLetterApiTest {
         assertEquals("{\"doc\":\"gone\"}", text(audit.payload().get("record:f:payload")));
         assertEquals(originId, text(audit.payload().get("record:origin-id")));
         assertEquals("terminal", text(audit.payload().get("record:failure")));
-        problem(as("operator").delete("/dlq/{dlq}/entries/{id}?reason=again", DLQ, dlqId).then(), 404);
-        as("viewer").get("/dlq/{dlq}/audit?count=500", DLQ).then().statusCode(200)
+        problem(as("operator").delete("/dlq/" + enc(DLQ) + "/entries/" + enc(dlqId) + "?reason=again").then(), 404);
+        as("viewer").get("/dlq/" + enc(DLQ) + "/audit?count=500").then().statusCode(200)
                 .body("items.find { it.id == '" + auditId + "' }.fields['record:f:payload']", equalTo("{\"doc\":\"gone\"}"));
     }
 
@@ -281,8 +288,8 @@ class DeadLetterApiTest {
         parkedJob(Map.of("payload", "s1"));
         String two = parkedJob(Map.of("payload", "s2"));
         String three = parkedJob(Map.of("payload", "s3"));
-        as("operator").post("/dlq/{dlq}/entries/{id}/replay", DLQ, two).then().statusCode(201);
-        as("operator").delete("/dlq/{dlq}/entries/{id}?reason=test", DLQ, three).then().statusCode(200);
+        as("operator").post("/dlq/" + enc(DLQ) + "/entries/" + enc(two) + "/replay").then().statusCode(201);
+        as("operator").delete("/dlq/" + enc(DLQ) + "/entries/" + enc(three) + "?reason=test").then().statusCode(200);
         Await.until("no job pending", BOUND, () -> streams.pending(STREAM, GROUP) == 0);
 
         List<StreamMessage<String, String, byte[]>> all = streams.all(DLQ);
@@ -317,53 +324,55 @@ class DeadLetterApiTest {
             var page = as("viewer").queryParam("count", 2).queryParam("order", "oldest").queryParam("job", "pager")
                     .queryParam("failure", "terminal").queryParam("origin", STREAM)
                     .queryParams(after == null ? Map.of() : Map.of("after", after))
-                    .get("/dlq/{dlq}/entries", DLQ).then().statusCode(200).extract();
+                    .get("/dlq/" + enc(DLQ) + "/entries").then().statusCode(200).extract();
             seen.addAll(page.path("items.id"));
             after = page.path("next");
         } while (after != null);
         assertEquals(ids, seen, "oldest first, every entry once");
         List<String> newest = as("viewer").queryParam("count", 5).queryParam("job", "pager")
-                .get("/dlq/{dlq}/entries", DLQ).then().statusCode(200).extract().path("items.id");
-        assertEquals(ids.reversed(), newest);
+                .get("/dlq/" + enc(DLQ) + "/entries").then().statusCode(200).extract().path("items.id");
+        List<String> reversed = new ArrayList<>(ids);
+        java.util.Collections.reverse(reversed);
+        assertEquals(reversed, newest);
     }
 
     @Test
     void badInputAnswersAProblemAndChangesNothing() {
         String dlqId = parkedJob(Map.of("payload", "bad input"));
         String originId = originOf(dlqId);
-        problem(as("operator").get("/dlq/{dlq}/entries", "nope").then(), 404);
-        problem(as("operator").get("/dlq/{dlq}/entries/{id}", "nope", dlqId).then(), 404);
-        problem(as("operator").post("/dlq/{dlq}/entries/{id}/replay", "nope", dlqId).then(), 404);
-        problem(as("operator").get("/dlq/{dlq}/entries/{id}", DLQ, "not-an-id").then(), 400);
-        problem(as("operator").post("/dlq/{dlq}/entries/{id}/replay", DLQ, "12x").then(), 400);
-        problem(as("operator").delete("/dlq/{dlq}/entries/{id}?reason=x", DLQ, "abc").then(), 400);
-        problem(as("operator").get("/dlq/{dlq}/entries/{id}", DLQ, "1-1").then(), 404);
-        problem(as("operator").post("/dlq/{dlq}/entries/{id}/replay", DLQ, "1-1").then(), 404);
+        problem(as("operator").get("/dlq/" + enc("nope") + "/entries").then(), 404);
+        problem(as("operator").get("/dlq/" + enc("nope") + "/entries/" + enc(dlqId)).then(), 404);
+        problem(as("operator").post("/dlq/" + enc("nope") + "/entries/" + enc(dlqId) + "/replay").then(), 404);
+        problem(as("operator").get("/dlq/" + enc(DLQ) + "/entries/" + enc("not-an-id")).then(), 400);
+        problem(as("operator").post("/dlq/" + enc(DLQ) + "/entries/" + enc("12x") + "/replay").then(), 400);
+        problem(as("operator").delete("/dlq/" + enc(DLQ) + "/entries/" + enc("abc") + "?reason=x").then(), 400);
+        problem(as("operator").get("/dlq/" + enc(DLQ) + "/entries/" + enc("1-1")).then(), 404);
+        problem(as("operator").post("/dlq/" + enc(DLQ) + "/entries/" + enc("1-1") + "/replay").then(), 404);
         problem(as("operator").contentType("application/json").body("{not json")
-                .post("/dlq/{dlq}/entries/{id}/replay", DLQ, dlqId).then(), 400);
+                .post("/dlq/" + enc(DLQ) + "/entries/" + enc(dlqId) + "/replay").then(), 400);
         problem(as("operator").contentType("text/plain").body("hello")
-                .post("/dlq/{dlq}/entries/{id}/replay", DLQ, dlqId).then(), 400);
+                .post("/dlq/" + enc(DLQ) + "/entries/" + enc(dlqId) + "/replay").then(), 400);
         problem(as("operator").contentType("application/json").body("[1,2]")
-                .post("/dlq/{dlq}/entries/{id}/replay", DLQ, dlqId).then(), 400);
+                .post("/dlq/" + enc(DLQ) + "/entries/" + enc(dlqId) + "/replay").then(), 400);
         problem(as("operator").contentType("application/json").body("{\"fields\":{\"kind\":42}}")
-                .post("/dlq/{dlq}/entries/{id}/replay", DLQ, dlqId).then(), 400);
+                .post("/dlq/" + enc(DLQ) + "/entries/" + enc(dlqId) + "/replay").then(), 400);
         problem(as("operator").contentType("application/json").body("{\"fields\":{\"kind\":{\"base64\":\"***\"}}}")
-                .post("/dlq/{dlq}/entries/{id}/replay", DLQ, dlqId).then(), 400);
+                .post("/dlq/" + enc(DLQ) + "/entries/" + enc(dlqId) + "/replay").then(), 400);
         problem(as("operator").contentType("application/json").body("{\"colour\":\"red\"}")
-                .post("/dlq/{dlq}/entries/{id}/replay", DLQ, dlqId).then(), 400);
+                .post("/dlq/" + enc(DLQ) + "/entries/" + enc(dlqId) + "/replay").then(), 400);
         problem(as("operator").contentType("application/json")
                 .body("{\"fields\":{\"payload\":\"" + "x".repeat(5000) + "\"}}")
-                .post("/dlq/{dlq}/entries/{id}/replay", DLQ, dlqId).then(), 413);
+                .post("/dlq/" + enc(DLQ) + "/entries/" + enc(dlqId) + "/replay").then(), 413);
         problem(as("operator").contentType("application/json").body("{\"fields\":{\"payload\":\"" + "x".repeat(20000) + "\"}}")
-                .post("/dlq/{dlq}/entries/{id}/replay", DLQ, dlqId).then(), 413);
-        problem(as("viewer").get("/dlq/{dlq}/entries?failure=bogus", DLQ).then(), 400);
-        problem(as("viewer").get("/dlq/{dlq}/entries?order=sideways", DLQ).then(), 400);
-        problem(as("viewer").get("/dlq/{dlq}/entries?count=0", DLQ).then(), 400);
-        problem(as("viewer").get("/dlq/{dlq}/entries?count=abc", DLQ).then(), 400);
-        problem(as("viewer").get("/dlq/{dlq}/entries?after=zzz", DLQ).then(), 400);
-        problem(as("viewer").get("/dlq/{dlq}/entries?fingerprint=XYZ", DLQ).then(), 400);
-        problem(as("viewer").get("/dlq/{dlq}/entries?colour=red", DLQ).then(), 400);
-        problem(as("viewer").get("/dlq/{dlq}/audit?count=100000", DLQ).then(), 400);
+                .post("/dlq/" + enc(DLQ) + "/entries/" + enc(dlqId) + "/replay").then(), 413);
+        problem(as("viewer").get("/dlq/" + enc(DLQ) + "/entries?failure=bogus").then(), 400);
+        problem(as("viewer").get("/dlq/" + enc(DLQ) + "/entries?order=sideways").then(), 400);
+        problem(as("viewer").get("/dlq/" + enc(DLQ) + "/entries?count=0").then(), 400);
+        problem(as("viewer").get("/dlq/" + enc(DLQ) + "/entries?count=abc").then(), 400);
+        problem(as("viewer").get("/dlq/" + enc(DLQ) + "/entries?after=zzz").then(), 400);
+        problem(as("viewer").get("/dlq/" + enc(DLQ) + "/entries?fingerprint=XYZ").then(), 400);
+        problem(as("viewer").get("/dlq/" + enc(DLQ) + "/entries?colour=red").then(), 400);
+        problem(as("viewer").get("/dlq/" + enc(DLQ) + "/audit?count=100000").then(), 400);
         problem(as("viewer").get("/dlq/nothing/here/at/all").then(), 404);
         assertTrue(streams.parked(DLQ, originId).isPresent(), "the entry is still parked");
         assertEquals(1, streams.parkedCount(DLQ, originId));
@@ -373,15 +382,15 @@ class DeadLetterApiTest {
     void replayToAStreamNoQueueReadsIsRefused() {
         String forged = streams.add(DLQ, Map.of("origin-stream", "{jobs}elsewhere", "origin-id", "1-0",
                 "failure", "terminal", "fingerprint", "aaaaaaaaaaaa", "replays", "0", "f:kind", "ok"));
-        problem(as("operator").post("/dlq/{dlq}/entries/{id}/replay", DLQ, forged).then(), 422);
+        problem(as("operator").post("/dlq/" + enc(DLQ) + "/entries/" + enc(forged) + "/replay").then(), 422);
         assertEquals(1, streams.all(DLQ).stream().filter(m -> m.id().equals(forged)).count(), "still parked");
-        as("operator").delete("/dlq/{dlq}/entries/{id}?reason=forged by a test", DLQ, forged).then().statusCode(200);
+        as("operator").delete("/dlq/" + enc(DLQ) + "/entries/" + enc(forged) + "?reason=forged%20by%20a%20test").then().statusCode(200);
     }
 
     @Test
     void metricsHealthAndOpenApiNeedNoCredentialsOnTheManagementPort() {
         String dlqId = parkedJob(Map.of("payload", "metric"));
-        as("operator").post("/dlq/{dlq}/entries/{id}/replay", DLQ, dlqId).then().statusCode(201);
+        as("operator").post("/dlq/" + enc(DLQ) + "/entries/" + enc(dlqId) + "/replay").then().statusCode(201);
         int port = ConfigProvider.getConfig().getValue("quarkus.management.test-port", Integer.class);
         String metrics = given().port(port).get("/q/metrics").then().statusCode(200).extract().asString();
         assertTrue(metrics.contains("redrive_dlq_replayed_total{dlq=\"" + DLQ + "\"}"), "replayed counter");
