@@ -234,6 +234,11 @@ public class Redrives {
         local.clear();
     }
 
+    /** True while a runner of this process works on the task. */
+    public boolean runsHere(String dlq, String id) {
+        return local.containsKey(dlq + "/" + id);
+    }
+
     private void launch(String dlq, String id) {
         String localKey = dlq + "/" + id;
         local.computeIfAbsent(localKey, k -> runners.submit(() -> {
@@ -242,6 +247,9 @@ public class Redrives {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (RuntimeException e) {
+                if (Thread.currentThread().isInterrupted() || e.getCause() instanceof InterruptedException) {
+                    return; // stopped by releaseAll (shutdown): the lease is given up, another run resumes it
+                }
                 LOG.errorf(e, "redrive %s of %s stopped; it resumes when its lease has run out", id, dlq);
             } finally {
                 local.remove(localKey);
@@ -313,6 +321,7 @@ public class Redrives {
         String key = RedisKeys.redriveTask(dlq, id);
         Map<String, String> t = hget(key);
         String cursor = t.get("cursor");
+        String actor = t.getOrDefault("created-by", "redrive");
         long canaryLeft = canaryPhase ? spec.canary() - num(t, "canary-moved") : Long.MAX_VALUE;
         int batch = Math.max(1, Math.min(200, spec.maxPerSecond() / 20));
         long started = System.nanoTime();
@@ -332,7 +341,7 @@ public class Redrives {
                 if (wait > 0) {
                     Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
                 }
-                List<Replays.Replayed> moved = moveAll(dlq, id, now);
+                List<Replays.Replayed> moved = moveAll(dlq, id, now, actor);
                 if (canaryPhase) {
                     for (Replays.Replayed r : moved) {
                         redis.list(String.class).rpush(RedisKeys.redriveCanary(dlq, id), r.stream() + " " + r.newId())
@@ -361,9 +370,8 @@ public class Redrives {
     }
 
     /** Replays a batch at once (one script each); returns the moves that happened. */
-    private List<Replays.Replayed> moveAll(String dlq, String id, List<DeadLetterEntry> entries) {
+    private List<Replays.Replayed> moveAll(String dlq, String id, List<DeadLetterEntry> entries, String actor) {
         String key = RedisKeys.redriveTask(dlq, id);
-        String actor = hget(key).getOrDefault("created-by", "redrive");
         List<Uni<Replays.Replayed>> moves = new ArrayList<>();
         for (DeadLetterEntry e : entries) {
             Replays.Request request = new Replays.Request(dlq, e.id(), Map.of(), "redrive " + id, actor, null, id);

@@ -146,7 +146,9 @@ public class Replays {
             case "replayed" -> {
                 String newId = reply.get(1).toString();
                 metrics.replayed(request.deadLetters());
-                LOG.infof("%s replayed %s/%s to %s as %s", request.actor(), request.deadLetters(), request.id(), origin, newId);
+                if (request.taskId() == null) {
+                    LOG.infof("%s replayed %s/%s to %s as %s", request.actor(), request.deadLetters(), request.id(), origin, newId);
+                }
                 return new Replayed(request.deadLetters(), request.id(), origin, newId, false);
             }
             case "again" -> {
