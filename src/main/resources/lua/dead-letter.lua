@@ -9,6 +9,8 @@
 -- KEYS[2]  dead-letter stream           (same hash slot as KEYS[1])
 -- KEYS[3]  dead-letter stats hash       (same hash slot)
 -- KEYS[4]  origin's not-before hash     (same hash slot)
+-- KEYS[5]  optional: the redrive task hash that replayed this job (same hash slot); its
+--          'failed' count goes up, so a canary sees its jobs come back
 -- ARGV[1]  consumer group
 -- ARGV[2]  origin entry id
 -- ARGV[3]  failure kind (terminal, exhausted, missing, max-receive), counted in KEYS[3]
@@ -52,4 +54,7 @@ redis.call('HINCRBY', stats, 'failure:' .. kind, 1)
 redis.call('HINCRBY', stats, 'origin:' .. origin, 1)
 redis.call('HINCRBY', stats, 'fingerprint:' .. fingerprint, 1)
 redis.call('HSETNX', stats, 'fingerprint-text:' .. fingerprint, fingerprintText)
+if KEYS[5] and redis.call('EXISTS', KEYS[5]) == 1 then
+  redis.call('HINCRBY', KEYS[5], 'failed', 1)
+end
 return dlqId

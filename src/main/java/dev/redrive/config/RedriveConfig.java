@@ -1,6 +1,7 @@
 package dev.redrive.config;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -44,6 +45,61 @@ public interface RedriveConfig {
     /** How often gauges (dead-letter depth, pending, lag) are refreshed. Defaults to 5s. */
     @WithDefault("5s")
     Duration gaugeInterval();
+
+    /** The operator API's replay, redrive and discard. */
+    Replay replay();
+
+    interface Replay {
+        /**
+         * Streams a replay may write to besides those of the configured queues; a record whose
+         * origin is neither is refused with 422. Defaults to none.
+         */
+        Optional<List<String>> allowedStreams();
+
+        /**
+         * Whether callers with only the {@code dlq-automation} role may replay single entries.
+         * Defaults to {@code REPLAY_AUTOMATION_ENABLED}, else false.
+         */
+        @WithDefault("${REPLAY_AUTOMATION_ENABLED:false}")
+        boolean automationEnabled();
+
+        /**
+         * A job parked again after this many replays is flagged {@code repeatOffender} in
+         * listings. Defaults to 3.
+         */
+        @WithDefault("3")
+        int repeatOffenderAfter();
+
+        /** Largest replay or redrive request body, patch included, in bytes. Defaults to 1 MiB. */
+        @WithDefault("1048576")
+        int maxBodyBytes();
+
+        /** How long the answer to a replay sent with an Idempotency-Key is kept. Defaults to 24h. */
+        @WithDefault("24h")
+        Duration idempotencyTtl();
+
+        /**
+         * Most dead-letter entries one listing request examines (filtered out or not) before it
+         * answers with a cursor, so no request walks a whole stream. Defaults to 1000.
+         */
+        @WithDefault("1000")
+        int scanLimit();
+
+        /** How long a redrive's canary waits for its jobs to finish or come back. Defaults to 5m. */
+        @WithDefault("5m")
+        Duration canaryTimeout();
+
+        /**
+         * How long a redrive's runner holds its lease; a task whose runner stopped is taken over
+         * once it passes. Defaults to 15s.
+         */
+        @WithDefault("15s")
+        Duration redriveLease();
+
+        /** How long a finished redrive's progress is kept in Redis. Defaults to 7d. */
+        @WithDefault("7d")
+        Duration redriveRetention();
+    }
 
     interface Queue {
         /** The stream the jobs are added to. Defaults to the queue's name. */

@@ -37,13 +37,19 @@ public class DeadLetters {
     public Uni<String> park(QueueSpec queue, Job job, String consumer, String failureKind, Failure failure,
             Instant lastAttemptAt) {
         return park(queue.deadLetters(), DeadLetterRecord.of(job, queue.group(), consumer, failureKind, failure,
-                lastAttemptAt, now()));
+                lastAttemptAt, now()), RedriveTag.taskKey(job, queue.stream()));
     }
 
     /** Parks a pending entry of any group, with a record built by the caller. */
     public Uni<String> park(String deadLetters, DeadLetterRecord record) {
+        return park(deadLetters, record, null);
+    }
+
+    /** @param redriveTask the bulk redrive that sent this job back (counts it as failed again), or null */
+    private Uni<String> park(String deadLetters, DeadLetterRecord record, String redriveTask) {
         return redis.deadLetter(record.originStream(), record.group(), deadLetters, record.originId(),
-                record.failureKind(), record.fingerprint().id(), record.fingerprint().text(), record.pairs())
+                record.failureKind(), record.fingerprint().id(), record.fingerprint().text(), record.pairs(),
+                redriveTask)
                 .invoke(dlqId -> {
                     if (dlqId != null) {
                         LOG.warnf("parked job %s/%s (%s) after %d of %d attempts: %s: %s; it is %s/%s, replay with "

@@ -17,6 +17,8 @@ import jakarta.inject.Inject;
 
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 
 /**
@@ -32,7 +34,8 @@ public class LuaScripts {
         CLAIM("claim.lua"),
         FORGET_CONSUMERS("forget-consumers.lua"),
         REPLAY("replay.lua"),
-        DISCARD("discard.lua");
+        DISCARD("discard.lua"),
+        REDRIVE_CLAIM("redrive-claim.lua");
 
         final String file;
 
@@ -67,6 +70,27 @@ public class LuaScripts {
         return redis.execute("EVALSHA", command(loaded.sha, keys, args))
                 .onFailure(LuaScripts::isNoScript)
                 .recoverWithUni(() -> redis.execute("EVAL", command(loaded.body, keys, args)));
+    }
+
+    /**
+     * Like {@link #run}, for arguments that may be any bytes (a patched payload need not be
+     * UTF-8): they go to Redis as they are, through the client's own request type.
+     */
+    public Uni<Response> runBinary(Script script, List<String> keys, List<byte[]> args) {
+        Loaded loaded = scripts.get(script);
+        if (loaded == null) {
+            return Uni.createFrom().failure(new IllegalStateException("no script " + script.file));
+        }
+        return redis.getRedis().send(binaryCommand(Command.EVALSHA, loaded.sha, keys, args))
+                .onFailure(LuaScripts::isNoScript)
+                .recoverWithUni(() -> redis.getRedis().send(binaryCommand(Command.EVAL, loaded.body, keys, args)));
+    }
+
+    private static Request binaryCommand(Command command, String first, List<String> keys, List<byte[]> args) {
+        Request request = Request.cmd(command).arg(first).arg(keys.size());
+        keys.forEach(request::arg);
+        args.forEach(request::arg);
+        return request;
     }
 
     private static String[] command(String first, List<String> keys, List<String> args) {

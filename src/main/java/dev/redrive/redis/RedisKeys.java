@@ -39,6 +39,34 @@ public final class RedisKeys {
         return slotPrefix(deadLetters) + ":parked:" + stream + "/" + id;
     }
 
+    /** The audit trail of a dead-letter stream: every replay, discard and redrive, with who and why. */
+    public static String audit(String deadLetters) {
+        return slotPrefix(deadLetters) + ":audit";
+    }
+
+    /**
+     * The stored answer of a replay sent with an Idempotency-Key, so a retried request gets the
+     * first answer back instead of a second job.
+     */
+    public static String replayAnswer(String deadLetters, String idempotencyKey) {
+        return slotPrefix(deadLetters) + ":replay-answer:" + idempotencyKey;
+    }
+
+    /** Progress of one bulk redrive: a hash that survives a restart of the service. */
+    public static String redriveTask(String deadLetters, String taskId) {
+        return slotPrefix(deadLetters) + ":redrive:" + taskId;
+    }
+
+    /** The new entry ids of a redrive's canary, to see whether they came back. */
+    public static String redriveCanary(String deadLetters, String taskId) {
+        return slotPrefix(deadLetters) + ":redrive:" + taskId + ":canary";
+    }
+
+    /** Ids of the redrives of a dead-letter stream, scored by creation time. */
+    public static String redriveTasks(String deadLetters) {
+        return slotPrefix(deadLetters) + ":redrives";
+    }
+
     public static boolean sameSlot(String a, String b) {
         return HashSlot.of(a) == HashSlot.of(b);
     }

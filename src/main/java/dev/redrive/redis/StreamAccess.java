@@ -163,9 +163,13 @@ public class StreamAccess {
                         p.getDurationSinceLastDelivery())).toList());
     }
 
-    /** Runs dead-letter.lua: returns the dead-letter entry id, or null when the entry was no longer pending. */
+    /**
+     * Runs dead-letter.lua: returns the dead-letter entry id, or null when the entry was no longer
+     * pending. {@code redriveTask} (a key in the stream's slot, or null) is the bulk redrive that
+     * replayed this job, whose failed count the script raises.
+     */
     public Uni<String> deadLetter(String stream, String group, String deadLetters, String id, String failureKind,
-            String fingerprint, String fingerprintText, List<String> recordPairs) {
+            String fingerprint, String fingerprintText, List<String> recordPairs, String redriveTask) {
         List<String> args = new ArrayList<>(5 + recordPairs.size());
         args.add(group);
         args.add(id);
@@ -173,7 +177,11 @@ public class StreamAccess {
         args.add(fingerprint);
         args.add(fingerprintText);
         args.addAll(recordPairs);
-        List<String> keys = List.of(stream, deadLetters, RedisKeys.deadLetterStats(deadLetters), RedisKeys.notBefore(stream));
+        List<String> keys = new ArrayList<>(List.of(stream, deadLetters, RedisKeys.deadLetterStats(deadLetters),
+                RedisKeys.notBefore(stream)));
+        if (redriveTask != null) {
+            keys.add(redriveTask);
+        }
         return scripts.run(LuaScripts.Script.DEAD_LETTER, keys, args)
                 .map(reply -> reply.type() == io.vertx.redis.client.ResponseType.NUMBER ? null : reply.toString());
     }

@@ -1,0 +1,20 @@
+package dev.redrive.api;
+
+import jakarta.ws.rs.core.Application;
+
+import org.eclipse.microprofile.openapi.annotations.OpenAPIDefinition;
+import org.eclipse.microprofile.openapi.annotations.enums.SecuritySchemeType;
+import org.eclipse.microprofile.openapi.annotations.info.Info;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
+import org.eclipse.microprofile.openapi.annotations.security.SecuritySchemes;
+
+/** The OpenAPI document's header and the two ways to authenticate (served at /q/openapi). */
+@OpenAPIDefinition(info = @Info(title = "redrive operator API", version = "1",
+        description = "Inspect, replay, redrive and discard parked jobs. Every endpoint needs credentials with a "
+                + "dlq-viewer, dlq-operator or dlq-automation role; errors are application/problem+json."))
+@SecuritySchemes({
+        @SecurityScheme(securitySchemeName = "basic", type = SecuritySchemeType.HTTP, scheme = "basic"),
+        @SecurityScheme(securitySchemeName = "jwt", type = SecuritySchemeType.HTTP, scheme = "bearer",
+                bearerFormat = "JWT") })
+public class ApiDocs extends Application {
+}

@@ -1,0 +1,89 @@
+package dev.redrive.api;
+
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+
+import dev.redrive.deadletter.DeadLetterException;
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.ForbiddenException;
+import io.quarkus.security.UnauthorizedException;
+
+/**
+ * Turns every failure into an application/problem+json answer: refusals of the dead-letter code
+ * by reason (in this one switch), bad JSON, JAX-RS' own errors and security. Anything unforeseen
+ * is a 500 that names no internals; bad input never gets there.
+ */
+public class ProblemMappers {
+
+    private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+
+    @ServerExceptionMapper
+    public Response refused(DeadLetterException e) {
+        Problem problem = switch (e.reason()) {
+            case UNKNOWN_STREAM -> Problem.of(404, "unknown-dead-letter-stream", "Unknown dead-letter stream", e.getMessage());
+            case GONE -> Problem.of(404, "no-such-entry", "No such dead-letter entry", e.getMessage());
+            case ORIGIN_NOT_ALLOWED -> Problem.of(422, "origin-not-allowed", "Origin stream not allowed", e.getMessage());
+            case CROSS_SLOT -> Problem.of(409, "cross-slot", "Origin and dead-letter stream in different hash slots",
+                    e.getMessage());
+            case NO_SNAPSHOT -> Problem.of(409, "no-snapshot", "Nothing to replay", e.getMessage());
+            case KEY_REUSED -> Problem.of(422, "idempotency-key-reused", "Idempotency-Key reused", e.getMessage());
+            case NO_TASK -> Problem.of(404, "no-such-redrive", "No such redrive", e.getMessage());
+            case TASK_FINISHED -> Problem.of(409, "redrive-finished", "Redrive already finished", e.getMessage());
+        };
+        return problem.response();
+    }
+
+    @ServerExceptionMapper
+    public Response problem(ProblemException e) {
+        return e.problem().response();
+    }
+
+    @ServerExceptionMapper
+    public Response badJson(JsonProcessingException e) {
+        return Problem.of(400, "malformed-json", "Body is not valid JSON", e.getOriginalMessage()).response();
+    }
+
+    @ServerExceptionMapper
+    public Response unauthorized(UnauthorizedException e) {
+        return unauthenticated();
+    }
+
+    @ServerExceptionMapper
+    public Response authenticationFailed(AuthenticationFailedException e) {
+        return unauthenticated();
+    }
+
+    @ServerExceptionMapper
+    public Response forbidden(ForbiddenException e) {
+        return Problem.of(403, "forbidden", "Forbidden", "your roles do not allow this; see docs/API.md, Roles")
+                .response();
+    }
+
+    @ServerExceptionMapper
+    public Response http(WebApplicationException e) {
+        int status = e.getResponse().getStatus();
+        String title = Response.Status.fromStatusCode(status) == null ? "HTTP " + status
+                : Response.Status.fromStatusCode(status).getReasonPhrase();
+        if (status >= 500) {
+            LOG.error("request failed", e);
+        }
+        return Problem.of(status, "http-" + status, title, e.getMessage()).response();
+    }
+
+    @ServerExceptionMapper
+    public Response unexpected(Exception e) {
+        LOG.error("request failed unexpectedly", e);
+        return Problem.of(500, "internal", "Internal error", "the request failed on the server; see its log").response();
+    }
+
+    private static Response unauthenticated() {
+        return Response.fromResponse(Problem.of(401, "unauthenticated", "Authentication required",
+                "send credentials (HTTP Basic or a bearer token) of a user with a dlq-* role").response())
+                .header("WWW-Authenticate", "Basic realm=\"redrive\"").build();
+    }
+}

@@ -1,0 +1,213 @@
+package dev.redrive.api;
+
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.redrive.config.RedriveConfig;
+import dev.redrive.deadletter.DeadLetterStore;
+import dev.redrive.deadletter.EntryFilter;
+import dev.redrive.deadletter.Redrives;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.smallrye.common.annotation.Blocking;
+
+/** Bulk replays: filtered, paced, with a canary that stops the task when the jobs keep failing. */
+@Path("/dlq/{dlq}/redrives")
+@Produces(MediaType.APPLICATION_JSON)
+@Blocking
+@Tag(name = "Redrives", description = "Bulk replay of parked jobs, like SQS' message move task but filtered")
+@SecurityRequirement(name = "basic")
+@SecurityRequirement(name = "jwt")
+@APIResponse(responseCode = "401", description = "No or bad credentials",
+        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+@APIResponse(responseCode = "403", description = "Your roles do not allow this",
+        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+@APIResponse(responseCode = "404", description = "Unknown dead-letter stream or redrive",
+        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+public class RedriveResource {
+
+    private static final Pattern TASK_ID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+    private static final Set<String> KNOWN = Set.of("filter", "maxPerSecond", "dryRun", "canary", "maxRefailRate", "note");
+    private static final Set<String> FILTER = Set.of("origin", "job", "failure", "fingerprint", "deadFrom", "deadTo", "ids");
+
+    @Inject
+    Redrives redrives;
+
+    @Inject
+    DeadLetterStore store;
+
+    @Inject
+    RedriveConfig config;
+
+    @Inject
+    SecurityIdentity identity;
+
+    @Inject
+    ObjectMapper mapper;
+
+    @POST
+    @Consumes(MediaType.WILDCARD)
+    @RolesAllowed(Roles.OPERATOR)
+    @Operation(summary = "Start a bulk redrive",
+            description = "Body: {\"filter\": {origin, job, failure, fingerprint, deadFrom, deadTo, ids}, \"maxPerSecond\": "
+                    + "100, \"dryRun\": false, \"canary\": 0, \"maxRefailRate\": 0.5, \"note\": \"why\"}. Moves the entries "
+                    + "that match and were parked before the request, oldest first, each with the atomic replay "
+                    + "(so no entry moves twice, even across a restart, which resumes the task from its cursor). With "
+                    + "a canary, moves the first `canary` entries, waits until their jobs are done or parked again, and "
+                    + "aborts by itself when more than maxRefailRate of them came back. dryRun only counts.")
+    @APIResponse(responseCode = "202", description = "Started; poll the Location")
+    @APIResponse(responseCode = "400", description = "Malformed body or filter",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    public Response start(@PathParam("dlq") String dlq, byte[] body) {
+        store.requireKnown(dlq);
+        JsonNode root = Requests.json(mapper, body, config.replay().maxBodyBytes());
+        Redrives.Spec spec = spec(root);
+        Redrives.Status status = redrives.start(dlq, spec, Callers.name(identity));
+        return Response.accepted(status).location(URI.create("/dlq/" + URLEncoder.encode(dlq, StandardCharsets.UTF_8)
+                + "/redrives/" + status.id())).build();
+    }
+
+    @GET
+    @Path("{task}")
+    @RolesAllowed({ Roles.VIEWER, Roles.OPERATOR, Roles.AUTOMATION })
+    @Operation(summary = "Progress of a redrive",
+            description = "state (counting, canary, running, completed, cancelled, aborted), matched, moved, remaining, "
+                    + "failed (moved jobs that were parked again), skipped (could not be moved), detail.")
+    @APIResponse(responseCode = "200", description = "The task")
+    public Redrives.Status status(@PathParam("dlq") String dlq, @PathParam("task") String task) {
+        store.requireKnown(dlq);
+        return redrives.status(dlq, taskId(task));
+    }
+
+    @DELETE
+    @Path("{task}")
+    @RolesAllowed(Roles.OPERATOR)
+    @Operation(summary = "Cancel a redrive", description = "Stops it wherever it runs; what moved stays moved.")
+    @APIResponse(responseCode = "200", description = "Cancelled")
+    @APIResponse(responseCode = "409", description = "Already finished",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    public Redrives.Status cancel(@PathParam("dlq") String dlq, @PathParam("task") String task) {
+        store.requireKnown(dlq);
+        return redrives.cancel(dlq, taskId(task), Callers.name(identity));
+    }
+
+    private static String taskId(String task) {
+        if (!TASK_ID.matcher(task).matches()) {
+            throw ProblemException.badRequest("'" + task + "' is not a redrive id (a UUID from POST .../redrives)");
+        }
+        return task;
+    }
+
+    private static Redrives.Spec spec(JsonNode root) {
+        if (root == null) {
+            throw ProblemException.badRequest("a redrive needs a JSON body; {\"dryRun\": true} counts everything");
+        }
+        if (!root.isObject()) {
+            throw ProblemException.badRequest("the body must be a JSON object");
+        }
+        root.fieldNames().forEachRemaining(name -> {
+            if (!KNOWN.contains(name)) {
+                throw ProblemException.badRequest("unknown property '" + name + "'; known: " + KNOWN);
+            }
+        });
+        int maxPerSecond = integer(root, "maxPerSecond", 100, 1, 10_000);
+        int canary = integer(root, "canary", 0, 0, 10_000);
+        double maxRefail = 0.5;
+        JsonNode rate = root.get("maxRefailRate");
+        if (rate != null && !rate.isNull()) {
+            if (!rate.isNumber() || rate.asDouble() < 0 || rate.asDouble() > 1) {
+                throw ProblemException.badRequest("maxRefailRate must be a number from 0 to 1");
+            }
+            maxRefail = rate.asDouble();
+        }
+        JsonNode dry = root.get("dryRun");
+        if (dry != null && !dry.isNull() && !dry.isBoolean()) {
+            throw ProblemException.badRequest("dryRun must be true or false");
+        }
+        return new Redrives.Spec(filter(root.get("filter")), maxPerSecond, dry != null && dry.asBoolean(), canary,
+                maxRefail, text(root, "note"));
+    }
+
+    private static EntryFilter filter(JsonNode f) {
+        if (f == null || f.isNull()) {
+            return EntryFilter.ALL;
+        }
+        if (!f.isObject()) {
+            throw ProblemException.badRequest("filter must be an object");
+        }
+        f.fieldNames().forEachRemaining(name -> {
+            if (!FILTER.contains(name)) {
+                throw ProblemException.badRequest("unknown filter '" + name + "'; known: " + FILTER);
+            }
+        });
+        List<String> ids = new ArrayList<>();
+        JsonNode idNodes = f.get("ids");
+        if (idNodes != null && !idNodes.isNull()) {
+            if (!idNodes.isArray()) {
+                throw ProblemException.badRequest("filter.ids must be an array of entry ids");
+            }
+            idNodes.forEach(n -> ids.add(n.asText()));
+        }
+        return Filters.of(text(f, "origin"), text(f, "job"), text(f, "failure"), text(f, "fingerprint"),
+                time(f, "deadFrom"), time(f, "deadTo"), ids);
+    }
+
+    private static String text(JsonNode node, String name) {
+        JsonNode v = node.get(name);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isTextual()) {
+            throw ProblemException.badRequest(name + " must be a string");
+        }
+        return v.asText();
+    }
+
+    private static Instant time(JsonNode node, String name) {
+        String v = text(node, name);
+        try {
+            return v == null ? null : Instant.parse(v);
+        } catch (DateTimeParseException e) {
+            throw ProblemException.badRequest(name + " must be an ISO-8601 instant such as 2024-05-01T12:00:00Z");
+        }
+    }
+
+    private static int integer(JsonNode node, String name, int byDefault, int min, int max) {
+        JsonNode v = node.get(name);
+        if (v == null || v.isNull()) {
+            return byDefault;
+        }
+        if (!v.isInt() || v.asInt() < min || v.asInt() > max) {
+            throw ProblemException.badRequest(name + " must be a whole number from " + min + " to " + max);
+        }
+        return v.asInt();
+    }
+}

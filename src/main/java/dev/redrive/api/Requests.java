@@ -1,0 +1,73 @@
+package dev.redrive.api;
+
+import java.io.IOException;
+import java.util.Set;
+
+import jakarta.ws.rs.core.UriInfo;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.redrive.job.EntryIds;
+
+/** Checks of request input shared by the resources; each failure is a 400 problem and changes nothing. */
+final class Requests {
+
+    private Requests() {
+    }
+
+    static String entryId(String id) {
+        if (!EntryIds.isValid(id)) {
+            throw ProblemException.badRequest("'" + id + "' is not a stream entry id (<milliseconds>-<sequence>)");
+        }
+        return id;
+    }
+
+    static String cursor(String after) {
+        return after == null || after.isEmpty() ? null : entryId(after);
+    }
+
+    static int count(String raw, int byDefault, int max) {
+        if (raw == null || raw.isEmpty()) {
+            return byDefault;
+        }
+        int count;
+        try {
+            count = Integer.parseInt(raw);
+        } catch (NumberFormatException e) {
+            throw ProblemException.badRequest("count must be a number between 1 and " + max + " (got '" + raw + "')");
+        }
+        if (count < 1 || count > max) {
+            throw ProblemException.badRequest("count must be between 1 and " + max + " (got " + count + ")");
+        }
+        return count;
+    }
+
+    /** Refuses query parameters the endpoint does not know, so a typo never widens a filter. */
+    static void onlyParams(UriInfo uri, Set<String> known) {
+        for (String name : uri.getQueryParameters().keySet()) {
+            if (!known.contains(name)) {
+                throw ProblemException.badRequest("unknown query parameter '" + name + "'; known: " + known);
+            }
+        }
+    }
+
+    static JsonNode json(ObjectMapper mapper, byte[] body, int maxBytes) {
+        if (body == null || body.length == 0) {
+            return null;
+        }
+        if (body.length > maxBytes) {
+            throw new ProblemException(413, "body-too-large", "Body too large",
+                    "the body has " + body.length + " bytes; the limit is " + maxBytes + " (redrive.replay.max-body-bytes)");
+        }
+        try {
+            JsonNode root = mapper.readTree(body);
+            return root == null || root.isMissingNode() ? null : root;
+        } catch (JsonProcessingException e) {
+            throw new ProblemException(400, "malformed-json", "Body is not valid JSON", e.getOriginalMessage());
+        } catch (IOException e) {
+            throw ProblemException.badRequest("the body could not be read");
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package dev.redrive.deadletter;
+
+import java.util.Optional;
+
+import dev.redrive.job.Job;
+import dev.redrive.redis.RedisKeys;
+
+/**
+ * The {@code redrive-task} field a bulk redrive puts on each job it sends back
+ * ({@code <dead-letter stream>/<task id>}), so that a job parked again counts against its task.
+ */
+public final class RedriveTag {
+
+    public static final String FIELD = "redrive-task";
+
+    private RedriveTag() {
+    }
+
+    public static String value(String deadLetters, String taskId) {
+        return deadLetters + "/" + taskId;
+    }
+
+    /**
+     * The task hash to count a re-parked job against, or null when the job came from no redrive,
+     * or the task lives in another hash slot than the stream (one script can't touch both).
+     */
+    public static String taskKey(Job job, String stream) {
+        Optional<String> tag = job.text(FIELD);
+        if (tag.isEmpty()) {
+            return null;
+        }
+        int slash = tag.get().lastIndexOf('/');
+        if (slash <= 0 || slash == tag.get().length() - 1) {
+            return null;
+        }
+        String key = RedisKeys.redriveTask(tag.get().substring(0, slash), tag.get().substring(slash + 1));
+        return RedisKeys.sameSlot(key, stream) ? key : null;
+    }
+}

@@ -1,0 +1,57 @@
+package dev.redrive.deadletter;
+
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import dev.redrive.config.QueueRegistry;
+import dev.redrive.config.QueueSpec;
+import dev.redrive.config.RedriveConfig;
+import dev.redrive.worker.Workers;
+
+/**
+ * Which streams redrive knows: the dead-letter streams it may read, and the streams a replay may
+ * write to (the configured queues' streams plus {@code redrive.replay.allowed-streams}). A record
+ * naming any other origin is never written anywhere.
+ */
+@ApplicationScoped
+public class ReplayTargets {
+
+    @Inject
+    Workers workers;
+
+    @Inject
+    RedriveConfig config;
+
+    public List<String> deadLetterStreams() {
+        QueueRegistry registry = workers.registry();
+        return registry == null ? List.of() : registry.deadLetterStreams();
+    }
+
+    public boolean isDeadLetterStream(String name) {
+        return deadLetterStreams().contains(name);
+    }
+
+    public Set<String> allowedOrigins() {
+        Set<String> allowed = new LinkedHashSet<>();
+        QueueRegistry registry = workers.registry();
+        if (registry != null) {
+            registry.queues().values().forEach(q -> allowed.add(q.stream()));
+        }
+        config.replay().allowedStreams().ifPresent(allowed::addAll);
+        return allowed;
+    }
+
+    public boolean mayReplayTo(String origin) {
+        return allowedOrigins().contains(origin);
+    }
+
+    /** The configured queue reading a stream, if any: its group tells whether a replayed job is done. */
+    public QueueSpec queueOf(String stream) {
+        QueueRegistry registry = workers.registry();
+        return registry == null ? null : registry.byStream(stream).orElse(null);
+    }
+}

@@ -1,0 +1,181 @@
+package dev.redrive.deadletter;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.jboss.logging.Logger;
+
+import dev.redrive.config.RedriveConfig;
+import dev.redrive.redis.LuaScripts;
+import dev.redrive.redis.RedisKeys;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Response;
+
+/**
+ * Sends parked jobs back (replay.lua) or drops them on purpose (discard.lua). Both are one
+ * atomic script each; this class checks what a script can't (is the origin a stream redrive may
+ * write to, do both streams share a hash slot) and turns the scripts' return codes into
+ * results or {@link DeadLetterException}s, in one place.
+ */
+@ApplicationScoped
+public class Replays {
+
+    private static final Logger LOG = Logger.getLogger(Replays.class);
+
+    /** What a replay asks for. {@code patch} values are raw bytes; {@code idempotencyKey} and {@code taskId} may be null. */
+    public record Request(String deadLetters, String id, Map<String, byte[]> patch, String note, String actor,
+            String idempotencyKey, String taskId) {
+    }
+
+    /**
+     * @param repeated true when this answers a retried request (same Idempotency-Key): no new job
+     */
+    public record Replayed(String deadLetters, String id, String stream, String newId, boolean repeated) {
+    }
+
+    @Inject
+    LuaScripts scripts;
+
+    @Inject
+    DeadLetterStore store;
+
+    @Inject
+    ReplayTargets targets;
+
+    @Inject
+    DeadLetterMetrics metrics;
+
+    @Inject
+    RedriveConfig config;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    io.quarkus.redis.datasource.ReactiveRedisDataSource redis;
+
+    /** Reads the entry, checks where it would go, and replays it. */
+    public Uni<Replayed> replay(Request request) {
+        store.requireKnown(request.deadLetters());
+        Uni<Replayed> earlier = request.idempotencyKey() == null ? Uni.createFrom().nullItem()
+                : earlierAnswer(request);
+        return earlier.flatMap(answer -> answer != null ? Uni.createFrom().item(answer)
+                : store.entry(request.deadLetters(), request.id()).flatMap(entry -> {
+                    if (entry.isEmpty()) {
+                        throw gone(request.deadLetters(), request.id());
+                    }
+                    return replay(request, entry.get());
+                }));
+    }
+
+    /** Replays an entry already read (a redrive reads them in pages). */
+    public Uni<Replayed> replay(Request request, DeadLetterEntry entry) {
+        String origin = entry.originStream();
+        String dlq = request.deadLetters();
+        if (!targets.mayReplayTo(origin)) {
+            return Uni.createFrom().failure(new DeadLetterException(DeadLetterException.Reason.ORIGIN_NOT_ALLOWED,
+                    "the record's origin stream '" + origin + "' is neither a configured queue's stream nor in "
+                            + "redrive.replay.allowed-streams; redrive writes to no other stream"));
+        }
+        if (!RedisKeys.sameSlot(origin, dlq)) {
+            return Uni.createFrom().failure(new DeadLetterException(DeadLetterException.Reason.CROSS_SLOT,
+                    "'" + origin + "' and '" + dlq + "' are in different Redis Cluster hash slots, so the replay can't "
+                            + "be one atomic step; give the queue a dead-letter stream with the stream's hash tag "
+                            + "(the default {" + origin + "}:dlq) instead of a shared DLQ_NAME"));
+        }
+        List<String> keys = new ArrayList<>(List.of(dlq, RedisKeys.deadLetterStats(dlq), RedisKeys.audit(dlq), origin,
+                RedisKeys.replayAnswer(dlq, request.idempotencyKey() == null ? "" : request.idempotencyKey())));
+        if (request.taskId() != null) {
+            keys.add(RedisKeys.redriveTask(dlq, request.taskId()));
+        }
+        List<byte[]> args = new ArrayList<>();
+        args.add(bytes(entry.id()));
+        args.add(bytes(request.actor()));
+        args.add(bytes(clock.instant().truncatedTo(ChronoUnit.MILLIS).toString()));
+        args.add(bytes(request.note() == null ? "" : request.note()));
+        args.add(bytes(request.idempotencyKey() == null ? "" : request.idempotencyKey()));
+        args.add(bytes(Long.toString(Math.max(1, config.replay().idempotencyTtl().toSeconds()))));
+        args.add(bytes(request.taskId() == null ? "" : request.taskId()));
+        Map<String, byte[]> patch = request.patch() == null ? Map.of() : request.patch();
+        patch.forEach((name, value) -> {
+            args.add(bytes(name));
+            args.add(value);
+        });
+        return scripts.runBinary(LuaScripts.Script.REPLAY, keys, args).map(reply -> outcome(request, origin, reply));
+    }
+
+    /** Discards an entry; the audit record keeps it whole. Returns the audit entry id. */
+    public Uni<String> discard(String deadLetters, String id, String reason, String actor) {
+        store.requireKnown(deadLetters);
+        List<String> keys = List.of(deadLetters, RedisKeys.deadLetterStats(deadLetters), RedisKeys.audit(deadLetters));
+        List<String> args = List.of(id, actor, clock.instant().truncatedTo(ChronoUnit.MILLIS).toString(), reason);
+        return scripts.run(LuaScripts.Script.DISCARD, keys, args).map(reply -> {
+            if (reply.type() == io.vertx.redis.client.ResponseType.NUMBER) {
+                throw gone(deadLetters, id);
+            }
+            metrics.discarded(deadLetters);
+            LOG.infof("%s discarded %s/%s: %s; the audit trail keeps the record", actor, deadLetters, id, reason);
+            return reply.toString();
+        });
+    }
+
+    private Uni<Replayed> earlierAnswer(Request request) {
+        return redis.value(String.class, String.class)
+                .get(RedisKeys.replayAnswer(request.deadLetters(), request.idempotencyKey()))
+                .map(stored -> stored == null ? null : parseAnswer(request, stored));
+    }
+
+    private Replayed parseAnswer(Request request, String stored) {
+        String[] parts = stored.split(" ", 3);
+        if (!parts[0].equals(request.id())) {
+            throw keyReused(request, parts[0]);
+        }
+        return new Replayed(request.deadLetters(), request.id(), parts.length > 2 ? parts[2] : "", parts[1], true);
+    }
+
+    private Replayed outcome(Request request, String origin, Response reply) {
+        String code = reply.get(0).toString();
+        switch (code) {
+            case "replayed" -> {
+                String newId = reply.get(1).toString();
+                metrics.replayed(request.deadLetters());
+                if (request.taskId() == null) {
+                    LOG.infof("%s replayed %s/%s to %s as %s", request.actor(), request.deadLetters(), request.id(), origin, newId);
+                }
+                return new Replayed(request.deadLetters(), request.id(), origin, newId, false);
+            }
+            case "again" -> {
+                return new Replayed(request.deadLetters(), request.id(), reply.get(2).toString(), reply.get(1).toString(), true);
+            }
+            case "key-reused" -> throw keyReused(request, reply.get(1).toString());
+            case "gone" -> throw gone(request.deadLetters(), request.id());
+            case "no-snapshot" -> throw new DeadLetterException(DeadLetterException.Reason.NO_SNAPSHOT,
+                    "job " + request.id() + " was trimmed from its stream before it was parked: there is no snapshot "
+                            + "to send back; discard it with a reason once handled");
+            case "origin-mismatch" -> throw new IllegalStateException("record origin changed under replay: " + reply);
+            default -> throw new IllegalStateException("replay.lua answered " + reply);
+        }
+    }
+
+    private static DeadLetterException gone(String deadLetters, String id) {
+        return new DeadLetterException(DeadLetterException.Reason.GONE, "no entry " + id + " in " + deadLetters
+                + ": it was never parked there, or it was already replayed or discarded (see its audit trail)");
+    }
+
+    private static DeadLetterException keyReused(Request request, String otherId) {
+        return new DeadLetterException(DeadLetterException.Reason.KEY_REUSED, "Idempotency-Key '"
+                + request.idempotencyKey() + "' already answered a replay of entry " + otherId
+                + "; use a new key for each entry");
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,55 @@
+-- discard.lua: drop one parked job on purpose, leaving it in the audit trail.
+--
+-- A discard is never a silent drop: the audit record keeps the whole dead-letter record,
+-- snapshot included (as record:<field>), with who discarded it and why. Copy, delete and
+-- count-out happen in one step, so the job is never lost in between or discarded twice.
+--
+-- KEYS[1]  dead-letter stream
+-- KEYS[2]  its stats hash    (same hash slot)
+-- KEYS[3]  its audit stream  (same hash slot)
+-- ARGV[1]  dead-letter entry id
+-- ARGV[2]  who asks (the principal)
+-- ARGV[3]  when (ISO-8601)
+-- ARGV[4]  reason (required by the API)
+--
+-- Returns: the audit entry id
+--          0 when there is no such entry (never parked, or already replayed or discarded)
+
+local dlq, stats, audit = KEYS[1], KEYS[2], KEYS[3]
+local id, actor, at, reason = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+
+local entry = redis.call('XRANGE', dlq, id, id)
+if #entry == 0 then
+  return 0
+end
+
+local flat = entry[1][2]
+local record = {}
+local args = { audit, '*', 'action', 'discard', 'actor', actor, 'at', at, 'note', reason, 'dlq', dlq, 'dlq-id', id }
+for i = 1, #flat, 2 do
+  record[flat[i]] = flat[i + 1]
+  args[#args + 1] = 'record:' .. flat[i]
+  args[#args + 1] = flat[i + 1]
+end
+args[#args + 1] = 'origin-stream'
+args[#args + 1] = record['origin-stream'] or ''
+args[#args + 1] = 'origin-id'
+args[#args + 1] = record['origin-id'] or ''
+local auditId = redis.call('XADD', unpack(args))
+redis.call('XDEL', dlq, id)
+
+local function countOut(field)
+  if redis.call('HINCRBY', stats, field, -1) <= 0 then
+    redis.call('HDEL', stats, field)
+    return true
+  end
+  return false
+end
+countOut('parked')
+countOut('failure:' .. (record['failure'] or ''))
+countOut('origin:' .. (record['origin-stream'] or ''))
+local fingerprint = record['fingerprint'] or ''
+if countOut('fingerprint:' .. fingerprint) then
+  redis.call('HDEL', stats, 'fingerprint-text:' .. fingerprint)
+end
+return auditId

@@ -1,0 +1,28 @@
+-- redrive-claim.lua: take or renew the lease on a bulk redrive, so one process runs it.
+--
+-- The runner renews its lease before every batch; a process that starts finds tasks whose
+-- lease ran out (their runner died or shut down) and takes them over from their stored cursor.
+-- Cancelling sets the state, so the next renewal fails and the runner stops.
+--
+-- KEYS[1]  the redrive task hash
+-- ARGV[1]  this process (owner name)
+-- ARGV[2]  now, epoch ms
+-- ARGV[3]  lease length, ms
+--
+-- Returns: 1 when this process holds the lease now
+--          0 when the task is finished, cancelled or held by another live process
+
+local task = KEYS[1]
+local owner, now, lease = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+
+local state = redis.call('HGET', task, 'state')
+if state ~= 'counting' and state ~= 'canary' and state ~= 'running' then
+  return 0
+end
+local holder = redis.call('HGET', task, 'owner')
+local leaseUntil = tonumber(redis.call('HGET', task, 'lease-until') or '0') or 0
+if holder ~= owner and leaseUntil > now then
+  return 0
+end
+redis.call('HSET', task, 'owner', owner, 'lease-until', tostring(now + lease))
+return 1
