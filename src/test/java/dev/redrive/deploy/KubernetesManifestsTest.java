@@ -224,7 +224,7 @@ class KubernetesManifestsTest {
         assertFalse(users.isEmpty(), "example operator users");
         for (String key : users) {
             String user = key.substring("QUARKUS_SECURITY_USERS_EMBEDDED_USERS_".length()).toLowerCase();
-            assertEquals(md5Hex(user + ":Quarkus:change-me"), data.get(key), key + " is the hash of the placeholder password");
+            assertEquals(sha256Hex(user + ":redrive:change-me"), data.get(key), key + " is the hash of the placeholder password");
             assertTrue(data.containsKey("QUARKUS_SECURITY_USERS_EMBEDDED_ROLES_" + user.toUpperCase()), key + " has roles");
         }
         Set<String> roles = new HashSet<>();
@@ -236,9 +236,9 @@ class KubernetesManifestsTest {
                 "production must not ship the example Secret");
     }
 
-    private static String md5Hex(String s) {
+    private static String sha256Hex(String s) {
         try {
-            byte[] d = java.security.MessageDigest.getInstance("MD5").digest(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
             return java.util.HexFormat.of().formatHex(d);
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
