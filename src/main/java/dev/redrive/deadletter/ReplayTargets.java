@@ -14,7 +14,8 @@ import dev.redrive.worker.Workers;
 
 /**
  * Which streams redrive knows: the dead-letter streams it may read, and the streams a replay may
- * write to (the configured queues' streams plus {@code redrive.replay.allowed-streams}). A record
+ * write to (the streams of configured queues and watched groups, plus
+ * {@code redrive.replay.allowed-streams}). A record
  * naming any other origin is never written anywhere.
  */
 @ApplicationScoped
@@ -40,6 +41,7 @@ public class ReplayTargets {
         QueueRegistry registry = workers.registry();
         if (registry != null) {
             registry.queues().values().forEach(q -> allowed.add(q.stream()));
+            registry.watches().values().forEach(w -> allowed.add(w.stream()));
         }
         config.replay().allowedStreams().ifPresent(allowed::addAll);
         return allowed;
