@@ -1,0 +1,147 @@
+package dev.redrive.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import dev.redrive.testing.ApiUsers;
+import dev.redrive.testing.Await;
+import dev.redrive.testing.RedisServer;
+import dev.redrive.testing.RedriveProcess;
+
+/**
+ * redrive unchanged on a three-node Redis Cluster: every script touches one hash slot (the
+ * stream's tag), so parking, retries and replay work whichever node owns each stream.
+ */
+class RedisClusterIT {
+
+    static final List<String> QUEUES = List.of("orders", "emails", "images");
+
+    @Test
+    void queuesOnDifferentNodesRetryParkAndReplay() throws Exception {
+        List<RedisServer> nodes = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                nodes.add(new RedisServer("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf").start());
+            }
+            List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
+            nodes.forEach(n -> create.add("127.0.0.1:" + n.port()));
+            create.addAll(List.of("--cluster-replicas", "0", "--cluster-yes"));
+            Process p = new ProcessBuilder(create).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(0, p.waitFor(), out);
+            Await.until("the cluster to be ok", Duration.ofSeconds(20), () -> nodes.stream().allMatch(n -> {
+                try (RedisCli cli = new RedisCli(n.port())) {
+                    return RedisCli.text(cli.call("CLUSTER", "INFO")).contains("cluster_state:ok");
+                } catch (Exception e) {
+                    return false;
+                }
+            }));
+            Map<String, Integer> ownerOf = new HashMap<>();
+            for (String q : QUEUES) {
+                ownerOf.put(q, owner(nodes, q));
+            }
+            assertTrue(ownerOf.values().stream().distinct().count() > 1, "the streams spread over nodes: " + ownerOf);
+
+            Map<String, String> config = new HashMap<>(ApiUsers.config());
+            config.put("quarkus.redis.client-type", "cluster");
+            config.put("quarkus.redis.hosts", String.join(",", nodes.stream().map(RedisServer::url).toList()));
+            config.put("quarkus.http.port", Integer.toString(RedisServer.freePort()));
+            for (String q : QUEUES) {
+                config.put("redrive.queues." + q + ".handler", "demo");
+                config.put("redrive.queues." + q + ".attempts", "3");
+                config.put("redrive.queues." + q + ".backoff", "20ms");
+                config.put("redrive.queues." + q + ".retry-poll", "20ms");
+            }
+            try (RedriveProcess redrive = new RedriveProcess("cluster", config).start()) {
+                redrive.awaitReady(Duration.ofSeconds(60));
+                Map<String, String> corrupt = new HashMap<>();
+                for (String q : QUEUES) {
+                    try (RedisCli cli = new RedisCli(ownerOf.get(q))) {
+                        for (String kind : List.of("ok", "flaky", "poison")) {
+                            cli.xadd(q, "kind", kind);
+                        }
+                        corrupt.put(q, cli.xadd(q, "kind", "corrupt", "payload", "{\"doc\":1}"));
+                    }
+                }
+                for (String q : QUEUES) {
+                    try (RedisCli cli = new RedisCli(ownerOf.get(q))) {
+                        Await.until(q + ": poison and corrupt parked, the rest done", Duration.ofSeconds(30),
+                                () -> cli.xlen("{" + q + "}:dlq") == 2 && cli.pending(q, "redrive") == 0);
+                    }
+                }
+                assertEquals(6.0, Metrics.sum(redrive.managementPort(), "redrive_jobs_completed_total", ""), 0.0,
+                        "ok and flaky done on every queue");
+
+                // Replay the corrupt job of each queue with a patch that makes it succeed.
+                HttpClient http = HttpClient.newHttpClient();
+                String auth = "Basic " + Base64.getEncoder().encodeToString(
+                        ("operator:" + ApiUsers.password("operator")).getBytes(StandardCharsets.UTF_8));
+                for (String q : QUEUES) {
+                    String dlqId;
+                    try (RedisCli cli = new RedisCli(ownerOf.get(q))) {
+                        dlqId = parkedIdOf(cli, "{" + q + "}:dlq", corrupt.get(q));
+                    }
+                    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                            + config.get("quarkus.http.port") + "/dlq/%7B" + q + "%7D%3Adlq/entries/" + dlqId + "/replay"))
+                            .header("Authorization", auth).header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString("{\"fields\":{\"kind\":\"ok\"},\"note\":\"cluster\"}"))
+                            .build(), HttpResponse.BodyHandlers.ofString());
+                    assertEquals(201, r.statusCode(), r.body());
+                }
+                Await.until("the replayed jobs to complete", Duration.ofSeconds(30),
+                        () -> Metrics.sum(redrive.managementPort(), "redrive_jobs_completed_total", "") == 9.0);
+                for (String q : QUEUES) {
+                    try (RedisCli cli = new RedisCli(ownerOf.get(q))) {
+                        assertEquals(1, cli.xlen("{" + q + "}:dlq"), q + ": only the poison job stays parked");
+                        assertEquals(0, cli.pending(q, "redrive"));
+                    }
+                }
+            }
+        } finally {
+            nodes.forEach(RedisServer::close);
+        }
+    }
+
+    /** The port of the node that owns the stream's slot. */
+    private static int owner(List<RedisServer> nodes, String key) {
+        for (RedisServer n : nodes) {
+            try (RedisCli cli = new RedisCli(n.port())) {
+                Object reply = cli.call("EXISTS", key);
+                if (!(reply instanceof RuntimeException)) {
+                    return n.port();
+                }
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        throw new IllegalStateException("no node owns " + key);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String parkedIdOf(RedisCli cli, String dlq, String originId) {
+        for (Object e : (List<Object>) cli.call("XRANGE", dlq, "-", "+")) {
+            List<Object> entry = (List<Object>) e;
+            List<Object> fields = (List<Object>) entry.get(1);
+            for (int i = 0; i < fields.size(); i += 2) {
+                if ("origin-id".equals(RedisCli.text(fields.get(i))) && originId.equals(RedisCli.text(fields.get(i + 1)))) {
+                    return RedisCli.text(entry.get(0));
+                }
+            }
+        }
+        throw new AssertionError(originId + " is not parked in " + dlq);
+    }
+}
