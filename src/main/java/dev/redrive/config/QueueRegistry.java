@@ -25,11 +25,25 @@ public final class QueueRegistry {
      * @param handlerExists tells whether a Java handler bean with that name exists
      */
     public QueueRegistry(RedriveConfig config, Predicate<String> handlerExists) {
+        this(config, handlerExists, false);
+    }
+
+    /**
+     * @param cluster whether Redis is a cluster: then a dead-letter stream must share its origin
+     *        stream's hash slot, or the dead-letter move could never be one script
+     */
+    public QueueRegistry(RedriveConfig config, Predicate<String> handlerExists, boolean cluster) {
         Map<String, QueueSpec> specs = new LinkedHashMap<>();
         config.queues().forEach((name, queue) -> specs.put(name, validate(name, queue, handlerExists)));
+        if (cluster) {
+            specs.values().forEach(q -> requireSameSlot("redrive.queues." + q.name() + ".dlq", q.stream(), q.deadLetters()));
+        }
         this.queues = Collections.unmodifiableMap(specs);
         Map<String, WatchSpec> watched = new LinkedHashMap<>();
         config.watch().forEach((name, watch) -> watched.put(name, validate(name, watch)));
+        if (cluster) {
+            watched.values().forEach(w -> requireSameSlot("redrive.watch." + w.name() + ".dlq", w.stream(), w.deadLetters()));
+        }
         this.watches = Collections.unmodifiableMap(watched);
     }
 
@@ -51,6 +65,15 @@ public final class QueueRegistry {
         queues.values().forEach(q -> addOnce(names, q.deadLetters()));
         watches.values().forEach(w -> addOnce(names, w.deadLetters()));
         return names;
+    }
+
+    private static void requireSameSlot(String property, String stream, String deadLetters) {
+        if (!RedisKeys.sameSlot(stream, deadLetters)) {
+            throw new InvalidConfigException(property, "is '" + deadLetters + "' (or DLQ_NAME), in another Redis Cluster "
+                    + "hash slot than stream '" + stream + "': parking would need two scripts; on a cluster leave "
+                    + "DLQ_NAME empty so each stream parks into " + RedisKeys.defaultDeadLetters(stream)
+                    + ", or give the stream and the dead-letter stream the same {hash tag}");
+        }
     }
 
     private static void addOnce(List<String> names, String name) {

@@ -13,6 +13,7 @@ import org.jboss.logging.Logger;
 
 import dev.redrive.config.QueueSpec;
 import dev.redrive.job.Job;
+import dev.redrive.redis.RedisTopology;
 import dev.redrive.redis.StreamAccess;
 import dev.redrive.retry.Failure;
 import io.smallrye.mutiny.Uni;
@@ -29,6 +30,9 @@ public class DeadLetters {
     @Inject
     Clock clock;
 
+    @Inject
+    RedisTopology topology;
+
     /**
      * Copies the job with its record into the queue's dead-letter stream and acks it, in one
      * script. Returns the dead-letter entry id, or null when the job was no longer pending
@@ -37,7 +41,13 @@ public class DeadLetters {
     public Uni<String> park(QueueSpec queue, Job job, String consumer, String failureKind, Failure failure,
             Instant lastAttemptAt) {
         return park(queue.deadLetters(), DeadLetterRecord.of(job, queue.group(), consumer, failureKind, failure,
-                lastAttemptAt, now()), RedriveTag.taskKey(job, queue.stream()));
+                lastAttemptAt, now()), redriveTask(job, queue.stream()));
+    }
+
+    /** The task to count a re-parked job against, when one script may touch it with the stream. */
+    private String redriveTask(Job job, String stream) {
+        String key = RedriveTag.taskKey(job);
+        return key != null && topology.oneScript(stream, key) ? key : null;
     }
 
     /** Parks a pending entry of any group, with a record built by the caller. */

@@ -20,11 +20,8 @@ public final class RedriveTag {
         return deadLetters + "/" + taskId;
     }
 
-    /**
-     * The task hash to count a re-parked job against, or null when the job came from no redrive,
-     * or the task lives in another hash slot than the stream (one script can't touch both).
-     */
-    public static String taskKey(Job job, String stream) {
+    /** The task hash to count a re-parked job against, or null when the job came from no redrive. */
+    public static String taskKey(Job job) {
         Optional<String> tag = job.text(FIELD);
         if (tag.isEmpty()) {
             return null;
@@ -33,7 +30,6 @@ public final class RedriveTag {
         if (slash <= 0 || slash == tag.get().length() - 1) {
             return null;
         }
-        String key = RedisKeys.redriveTask(tag.get().substring(0, slash), tag.get().substring(slash + 1));
-        return RedisKeys.sameSlot(key, stream) ? key : null;
+        return RedisKeys.redriveTask(tag.get().substring(0, slash), tag.get().substring(slash + 1));
     }
 }

@@ -15,6 +15,7 @@ import org.jboss.logging.Logger;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.redis.LuaScripts;
 import dev.redrive.redis.RedisKeys;
+import dev.redrive.redis.RedisTopology;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Response;
 
@@ -39,6 +40,9 @@ public class Replays {
      */
     public record Replayed(String deadLetters, String id, String stream, String newId, boolean repeated) {
     }
+
+    @Inject
+    RedisTopology topology;
 
     @Inject
     LuaScripts scripts;
@@ -84,7 +88,7 @@ public class Replays {
                     "the record's origin stream '" + origin + "' is neither a configured queue's stream nor in "
                             + "redrive.replay.allowed-streams; redrive writes to no other stream"));
         }
-        if (!RedisKeys.sameSlot(origin, dlq)) {
+        if (!topology.oneScript(origin, dlq)) {
             return Uni.createFrom().failure(new DeadLetterException(DeadLetterException.Reason.CROSS_SLOT,
                     "'" + origin + "' and '" + dlq + "' are in different Redis Cluster hash slots, so the replay can't "
                             + "be one atomic step; give the queue a dead-letter stream with the stream's hash tag "

@@ -59,6 +59,9 @@ public class Workers {
     @Inject
     Clock clock;
 
+    @Inject
+    dev.redrive.redis.RedisTopology topology;
+
     private QueueRegistry queues;
     private String consumer;
     private final Map<String, QueueWorker> workers = new ConcurrentHashMap<>();
@@ -69,7 +72,7 @@ public class Workers {
 
     void onStart(@Observes @Priority(10) StartupEvent event) {
         try {
-            queues = new QueueRegistry(config, handlers::exists);
+            queues = new QueueRegistry(config, handlers::exists, topology.cluster());
         } catch (RuntimeException e) {
             LOG.error(e.getMessage());
             throw e;

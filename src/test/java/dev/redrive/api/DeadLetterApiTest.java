@@ -81,14 +81,7 @@ class DeadLetterApiTest {
     @BeforeEach
     void setUp() {
         streams = new Streams(redis);
-        Await.until("the group to exist", BOUND, () -> {
-            try {
-                streams.pending(STREAM, GROUP);
-                return true;
-            } catch (RuntimeException notYet) {
-                return false;
-            }
-        });
+        streams.awaitGroup(STREAM, GROUP);
     }
 
     /** The dead-letter stream's path segment, encoded once here (its braces would read as a template). */

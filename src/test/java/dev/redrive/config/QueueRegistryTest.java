@@ -75,4 +75,24 @@ class QueueRegistryTest {
         assertEquals("Invalid configuration: redrive.queues.q.http.url must be an absolute http(s) URL (got 'ftp://x')",
                 failure(Map.of("redrive.queues.q.handler", "http", "redrive.queues.q.http.url", "ftp://x")));
     }
+
+    @Test
+    void onAClusterADeadLetterStreamInAnotherSlotStopsStartUp() {
+        Map<String, String> shared = Map.of("redrive.queues.orders.handler", "known", "redrive.queues.orders.dlq", "dead-letters");
+        SmallRyeConfig config = new SmallRyeConfigBuilder()
+                .addDefaultInterceptors()
+                .withConverter(Duration.class, 200, new io.quarkus.runtime.configuration.DurationConverter())
+                .withMapping(RedriveConfig.class)
+                .withSources(new PropertiesConfigSource(shared, "test", 500))
+                .build();
+        RedriveConfig mapped = config.getConfigMapping(RedriveConfig.class);
+        assertEquals("dead-letters", new QueueRegistry(mapped, n -> true, false).queues().get("orders").deadLetters(),
+                "a single Redis takes a shared dead-letter stream");
+        String message = assertThrows(InvalidConfigException.class, () -> new QueueRegistry(mapped, n -> true, true))
+                .getMessage();
+        assertEquals("Invalid configuration: redrive.queues.orders.dlq is 'dead-letters' (or DLQ_NAME), in another Redis "
+                + "Cluster hash slot than stream 'orders': parking would need two scripts; on a cluster leave DLQ_NAME "
+                + "empty so each stream parks into {orders}:dlq, or give the stream and the dead-letter stream the same "
+                + "{hash tag}", message);
+    }
 }

@@ -1,0 +1,75 @@
+package dev.redrive.api;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import dev.redrive.testing.ApiUsers;
+import dev.redrive.testing.Await;
+import dev.redrive.testing.RedisResource;
+import dev.redrive.testing.ScriptedHandler;
+import dev.redrive.testing.Streams;
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.redis.datasource.stream.StreamMessage;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.smallrye.common.annotation.Identifier;
+
+/** DLQ_NAME: two queues share one dead-letter stream on a single Redis; each record says where to go back. */
+@QuarkusTest
+@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
+@TestProfile(SharedDeadLetterStreamTest.Profile.class)
+class SharedDeadLetterStreamTest {
+
+    static final Duration BOUND = Duration.ofSeconds(20);
+
+    public static class Profile implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            Map<String, String> c = new HashMap<>(ApiUsers.config());
+            for (String q : new String[] {"invoices", "mails"}) {
+                c.put("redrive.queues." + q + ".handler", "scripted");
+                c.put("redrive.queues." + q + ".dlq", "dead-letters");
+                c.put("redrive.queues." + q + ".block", "200ms");
+            }
+            return c;
+        }
+    }
+
+    @Inject
+    RedisDataSource redis;
+
+    @Inject
+    @Identifier("scripted")
+    ScriptedHandler handler;
+
+    @Test
+    void bothQueuesParkIntoTheSharedStreamAndReplayGoesBackToEachOrigin() {
+        Streams streams = new Streams(redis);
+        streams.awaitGroup("invoices", "redrive");
+        streams.awaitGroup("mails", "redrive");
+        String invoice = streams.add("invoices", Map.of("kind", "terminal"));
+        String mail = streams.add("mails", Map.of("kind", "terminal"));
+        StreamMessage<String, String, byte[]> parkedMail = Await.value("the mail to be parked", BOUND,
+                () -> streams.parked("dead-letters", mail).orElse(null));
+        Await.value("the invoice to be parked", BOUND, () -> streams.parked("dead-letters", invoice).orElse(null));
+        assertEquals("mails", Streams.text(parkedMail.payload().get("origin-stream")));
+        assertEquals(2, streams.all("dead-letters").size());
+
+        String replayed = given().auth().preemptive().basic("operator", ApiUsers.password("operator"))
+                .contentType("application/json").body("{\"fields\":{\"kind\":\"ok\"}}")
+                .post("/dlq/dead-letters/entries/" + parkedMail.id() + "/replay")
+                .then().statusCode(201).extract().path("id");
+        Await.until("the replayed mail to complete", BOUND, () -> handler.completions("mails/" + replayed) == 1);
+        assertEquals(1, streams.all("dead-letters").size(), "the invoice stays parked");
+    }
+}
