@@ -110,6 +110,9 @@ public class Redrives {
     @Inject
     ObjectMapper mapper;
 
+    @Inject
+    io.vertx.mutiny.core.Vertx vertx;
+
     private final String owner = Consumers.workerName() + "/" + UUID.randomUUID().toString().substring(0, 8);
     private final ExecutorService runners = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "redrive-task");
@@ -184,9 +187,15 @@ public class Redrives {
         return status(dlq, id);
     }
 
-    /** At start-up: take over every unfinished task whose runner is gone (its lease ran out). */
+    /**
+     * At start-up, and then every lease period: take over every unfinished task whose runner is
+     * gone (its lease ran out), so a task whose pod died resumes on a live replica without waiting
+     * for a restart.
+     */
     void onStart(@Observes @Priority(20) StartupEvent event) {
         runners.submit(this::resumeAbandoned);
+        vertx.setPeriodic(Math.max(1000, config.replay().redriveLease().toMillis()),
+                t -> runners.submit(this::resumeAbandoned));
     }
 
     /** Resumes unfinished tasks whose lease has run out: what a restart does. */
