@@ -118,7 +118,8 @@ public class Bench {
         call("XGROUP", "CREATE", STREAM, GROUP, "$", "MKSTREAM");
         // A long backoff keeps the PEL's waiting retries of measurement 5 waiting all through it.
         try (Service s = Service.start("success", "noop", Map.of("backoff", "10m", "attempts", "3"))) {
-            warmUp(s, Math.min(jobs, 100_000));
+            warmUp(s, jobs);
+            warmUp(s, jobs);
             List<Map<String, Object>> success = new ArrayList<>();
             List<Map<String, Object>> growth = new ArrayList<>();
             if (only.contains("growth")) {
@@ -131,20 +132,23 @@ public class Bench {
                         "STREAMS", BASE, ">");
                 check(r.get(0).get(1).size() == waitingRetry, "expected %d entries for the retry consumer", waitingRetry);
             }
+            // Alternate the order, so a JIT or a neighbour's build that warms up or calms down over
+            // the run does not favour one side of the comparison.
             for (int rep = 1; rep <= reps; rep++) {
-                if (only.contains("success")) {
-                    call("DEL", STAGE);
-                    gen(STAGE, jobs - 1, 0);
-                    call("XGROUP", "CREATE", STAGE, GROUP, "0", "ENTRIESREAD", "0");
-                    success.add(drain(s, "success path (no-op handler)", jobs, 0, 0, rep));
-                }
-                if (only.contains("growth")) {
-                    call("DEL", STAGE);
-                    call("COPY", BASE, STAGE);
-                    gen(STAGE, jobs - 1, old + waitingRetry);
-                    Map<String, Object> g = drain(s, "cost growth (" + old / 1000 + "k old entries, " + waitingRetry / 1000
-                            + "k waiting retries)", jobs, old + waitingRetry, waitingRetry, rep);
-                    growth.add(g);
+                for (String which : rep % 2 == 1 ? List.of("success", "growth") : List.of("growth", "success")) {
+                    if (which.equals("success") && only.contains("success")) {
+                        call("DEL", STAGE);
+                        gen(STAGE, jobs - 1, 0);
+                        call("XGROUP", "CREATE", STAGE, GROUP, "0", "ENTRIESREAD", "0");
+                        success.add(drain(s, "success path (no-op handler)", jobs, 0, 0, rep));
+                    }
+                    if (which.equals("growth") && only.contains("growth")) {
+                        call("DEL", STAGE);
+                        call("COPY", BASE, STAGE);
+                        gen(STAGE, jobs - 1, old + waitingRetry);
+                        growth.add(drain(s, "cost growth (" + old / 1000 + "k old entries, " + waitingRetry / 1000
+                                + "k waiting retries)", jobs, old + waitingRetry, waitingRetry, rep));
+                    }
                 }
             }
             if (!success.isEmpty() && !growth.isEmpty()) {
@@ -179,6 +183,7 @@ public class Bench {
      */
     static Map<String, Object> drain(Service s, String name, int n, long readBefore, long stillPending, int rep)
             throws Exception {
+        s.mark();
         double cpu0 = redisCpu();
         call("RENAME", STAGE, STREAM);
         call("XADD", STREAM, "*", "payload", "{\"job\":\"last\"}");
@@ -231,6 +236,7 @@ public class Bench {
                 call("DEL", STAGE);
                 gen(STAGE, batchJobs - 1, 0);
                 call("XGROUP", "CREATE", STAGE, GROUP, "0", "ENTRIESREAD", "0");
+                s.mark();
                 double cpu0 = redisCpu();
                 call("RENAME", STAGE, STREAM);
                 call("XADD", STREAM, "*", "payload", "{\"job\":\"last\"}");
@@ -291,6 +297,7 @@ public class Bench {
         log("replay: seeding %,d dead letters with dead-letter.lua", n);
         seedDeadLetters(n);
         long dlqBefore = call("XLEN", DLQ).toLong();
+        s.mark();
         double cpu0 = redisCpu();
         long t0 = System.nanoTime();
         HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(s.api() + "/dlq/" + dlq + "/redrives"))
@@ -366,6 +373,7 @@ public class Bench {
             produce(producer, rate, 5, false);
             waitIdle(Duration.ofSeconds(30));
             log("latency: %d jobs/s for %d s", rate, seconds);
+            s.mark();
             double cpu0 = redisCpu();
             long t0 = System.nanoTime();
             long sent = produce(producer, rate, seconds, true);
@@ -377,7 +385,7 @@ public class Bench {
             extra.put("offered_per_s", Math.round(sent / (double) seconds));
             for (String q : new String[] {"0.5", "0.99", "0.999"}) {
                 Double v = metric(metrics, "redrive_bench_start_delay_seconds{quantile=\"" + q + "\"");
-                extra.put("p" + q.substring(2) + "_ms", v == null ? null : round2(v * 1000));
+                extra.put("p" + q.substring(2) + (q.equals("0.5") ? "0" : "") + "_ms", v == null ? null : round2(v * 1000));
             }
             Double max = metric(metrics, "redrive_bench_start_delay_seconds_max");
             extra.put("max_ms", max == null ? null : round2(max * 1000));
@@ -455,6 +463,13 @@ public class Bench {
         final Process process;
         final int httpPort, managementPort;
         final Path log;
+        double cpuMark;
+
+        /** Marks the start of a window for the service CPU per job (read from /proc, 10 ms ticks). */
+        void mark() throws Exception {
+            cpuMark = cpuSeconds();
+            call("CONFIG", "RESETSTAT");
+        }
 
         Service(Process process, int httpPort, int managementPort, Path log) {
             this.process = process;
@@ -554,6 +569,7 @@ public class Bench {
     static Map<String, Object> report(Service s, String name, int n, long[] window, double redisCpuS,
             Map<String, Object> extra) throws Exception {
         double seconds = (window[1] - window[0]) / 1e9;
+        double serviceCpuS = s.cpuSeconds() - s.cpuMark;
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("name", name);
         m.put("jobs", n);
@@ -561,10 +577,36 @@ public class Bench {
         m.put("jobs_per_s", Math.round(n / seconds));
         m.put("redis_cpu_us_per_job", round2(redisCpuS * 1e6 / n));
         m.put("service_rss_peak_mb", s.peakRssMb());
-        m.put("service_cpu_s_total", s.cpuSeconds());
+        m.put("service_cpu_us_per_job", round2(serviceCpuS * 1e6 / n));
+        m.put("redis_top_commands", topCommands(name, extra.get("rep"), n));
         m.putAll(extra);
         emit(m);
         return m;
+    }
+
+    /**
+     * Where Redis spent its time in the window (INFO commandstats, reset at the window's start;
+     * commands run inside scripts count under their own names too): the top five as
+     * "command calls/job µs/job", and the whole table in commandstats-*.txt.
+     */
+    static String topCommands(String name, Object rep, int n) throws Exception {
+        String stats = call("INFO", "commandstats").toString();
+        Files.writeString(out.resolve("commandstats-" + name.replaceAll("[^a-zA-Z0-9]+", "-") + "-" + rep + ".txt"), stats);
+        Pattern p = Pattern.compile("cmdstat_([^:]+):calls=(\\d+),usec=(\\d+)");
+        List<String[]> rows = new ArrayList<>();
+        for (String line : stats.split("\r?\n")) {
+            Matcher m = p.matcher(line);
+            if (m.find()) {
+                rows.add(new String[] {m.group(1), m.group(2), m.group(3)});
+            }
+        }
+        rows.sort((x, y) -> Long.compare(Long.parseLong(y[2]), Long.parseLong(x[2])));
+        StringBuilder b = new StringBuilder();
+        for (String[] r : rows.subList(0, Math.min(5, rows.size()))) {
+            b.append(b.length() == 0 ? "" : "; ").append(String.format(Locale.ROOT, "%s %.2f/job %.2fus/job", r[0],
+                    Long.parseLong(r[1]) / (double) n, Long.parseLong(r[2]) / (double) n));
+        }
+        return b.toString();
     }
 
     static void emit(Map<String, Object> m) {
