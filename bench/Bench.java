@@ -499,6 +499,12 @@ public class Bench {
                     "-Dquarkus.security.users.embedded.users." + BENCH_USER + "=" + digest(),
                     "-Dquarkus.security.users.embedded.roles." + BENCH_USER + "=dlq-operator"));
             queue.forEach((k, v) -> cmd.add(q + k + "=" + v));
+            // BENCH_QUEUE_OPTS="retry-poll=10ms,concurrency=400": extra or overriding queue properties
+            for (String kv : System.getenv().getOrDefault("BENCH_QUEUE_OPTS", "").split(",")) {
+                if (kv.contains("=")) {
+                    cmd.add(q + kv.trim());
+                }
+            }
             cmd.addAll(List.of("-jar", jar.toString()));
             Path log = out.resolve("service-" + tag + ".log");
             Files.writeString(out.resolve("service-" + tag + ".cmd"), String.join(" ", cmd) + "\n");

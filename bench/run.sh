@@ -12,7 +12,8 @@
 #   --peers          afterwards, run a private copy of the peers ($PEERS_DIR, default
 #                    /work/shared/bench/peers; run.sh --jobs N/2) in the same session
 #   --no-build       use the jar as it is (default: mvn -o package when sources are newer than the jar)
-# Env: BENCH_JAVA_OPTS (extra JVM options for the service, e.g. -Xmx128m or a JFR recording; "{tag}"
+# Env: BENCH_QUEUE_OPTS (extra queue properties, e.g. "retry-poll=10ms,concurrency=400"),
+#      BENCH_JAVA_OPTS (extra JVM options for the service, e.g. -Xmx128m or a JFR recording; "{tag}"
 #      becomes the measurement's name), REDIS_PORT (first port to try, default 6400).
 # Output: the table on stdout; JSON lines, service logs and redis.log in bench/results/<timestamp>/.
 set -euo pipefail
