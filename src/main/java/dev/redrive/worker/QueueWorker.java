@@ -63,6 +63,7 @@ public final class QueueWorker {
     private final Set<String> runningIds = ConcurrentHashMap.newKeySet();
     private int running;
     private boolean reading;
+    private boolean pumpScheduled;
     private volatile boolean stopped = true;
     private volatile Gate gate = Gate.OPEN;
 
@@ -295,9 +296,21 @@ public final class QueueWorker {
     }
 
     private void slotFreed() {
+        boolean schedule;
         synchronized (lock) {
             running--;
+            schedule = !pumpScheduled;
+            pumpScheduled = true;
         }
-        pump();
+        if (schedule) {
+            // Slots come free a batch at a time (one XACK or hand-off answers for all its jobs): pump
+            // once after the batch, so the next read asks for all of them rather than for one.
+            vertx.getOrCreateContext().runOnContext(() -> {
+                synchronized (lock) {
+                    pumpScheduled = false;
+                }
+                pump();
+            });
+        }
     }
 }
