@@ -593,7 +593,7 @@ public class Bench {
     /**
      * Where Redis spent its time in the window (INFO commandstats, reset at the window's start;
      * commands run inside scripts count under their own names too): the top five as
-     * "command calls/job µs/job", and the whole table in commandstats-*.txt.
+     * "command calls µs/job", and the whole table in commandstats-*.txt.
      */
     static String topCommands(String name, Object rep, int n) throws Exception {
         String stats = call("INFO", "commandstats").toString();
@@ -609,8 +609,8 @@ public class Bench {
         rows.sort((x, y) -> Long.compare(Long.parseLong(y[2]), Long.parseLong(x[2])));
         StringBuilder b = new StringBuilder();
         for (String[] r : rows.subList(0, Math.min(5, rows.size()))) {
-            b.append(b.length() == 0 ? "" : "; ").append(String.format(Locale.ROOT, "%s %.2f/job %.2fus/job", r[0],
-                    Long.parseLong(r[1]) / (double) n, Long.parseLong(r[2]) / (double) n));
+            b.append(b.length() == 0 ? "" : "; ").append(String.format(Locale.ROOT, "%s %s calls %.2fus/job", r[0],
+                    r[1], Long.parseLong(r[2]) / (double) n));
         }
         return b.toString();
     }
