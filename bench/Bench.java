@@ -297,12 +297,22 @@ public class Bench {
         log("replay: seeding %,d dead letters with dead-letter.lua", n);
         seedDeadLetters(n);
         long dlqBefore = call("XLEN", DLQ).toLong();
+        // "No rate limit" is maxPerSecond 0; an API that refuses it (400) is asked for its ceiling
+        // instead, and the result says so.
+        String note = "maxPerSecond 0 (no limit)";
         s.mark();
         double cpu0 = redisCpu();
         long t0 = System.nanoTime();
-        HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(s.api() + "/dlq/" + dlq + "/redrives"))
-                .header("Authorization", auth).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"filter\":{}}")).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> created = postRedrive(http, s, dlq, auth, 0);
+        if (created.statusCode() == 400) {
+            note = "the API refused maxPerSecond 0 (400: " + created.body().replaceAll("\\s+", " ") + "); ran at 10000, "
+                    + "its documented ceiling";
+            log("replay: %s", note);
+            s.mark();
+            cpu0 = redisCpu();
+            t0 = System.nanoTime();
+            created = postRedrive(http, s, dlq, auth, 10_000);
+        }
         check(created.statusCode() == 202, "POST redrives answered %d: %s", created.statusCode(), created.body());
         String task = jsonField(created.body(), "id");
         if (task == null) {
@@ -310,7 +320,8 @@ public class Bench {
         }
         check(task != null, "no task id in %s", created.body());
         String state = "", body = "";
-        while (System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(300)) {
+        long limit = TimeUnit.SECONDS.toNanos(120);
+        while (System.nanoTime() - t0 < limit) {
             body = http.send(HttpRequest.newBuilder(URI.create(s.api() + "/dlq/" + dlq + "/redrives/" + task))
                     .header("Authorization", auth).GET().build(), HttpResponse.BodyHandlers.ofString()).body();
             state = String.valueOf(jsonField(body, "state"));
@@ -321,17 +332,32 @@ public class Bench {
         }
         long t1 = System.nanoTime();
         double cpu1 = redisCpu();
+        String movedText = jsonField(body, "moved");
+        int moved = movedText == null ? 0 : Integer.parseInt(movedText.trim());
         Map<String, Object> extra = new LinkedHashMap<>();
         extra.put("state", state);
-        extra.put("moved", jsonField(body, "moved"));
+        extra.put("moved", moved);
+        extra.put("asked", n);
+        extra.put("rate", note);
         extra.put("dlq_before", dlqBefore);
         extra.put("dlq_after", call("XLEN", DLQ).toLong());
-        report(s, "bulk replay (one redrive task, no rate limit) entries/s", n, new long[] {t0, t1}, cpu1 - cpu0, extra);
+        // entries/s of what moved in the window (all of it, unless the task outlived the 120 s limit)
+        report(s, "bulk replay (one redrive task) entries/s", Math.max(1, moved), new long[] {t0, t1}, cpu1 - cpu0, extra);
+    }
+
+    static HttpResponse<String> postRedrive(HttpClient http, Service s, String dlq, String auth, int maxPerSecond)
+            throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(s.api() + "/dlq/" + dlq + "/redrives"))
+                .header("Authorization", auth).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"filter\":{},\"maxPerSecond\":" + maxPerSecond + "}")).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     /** Parks n entries with the project's own dead-letter.lua, so the records are what redrive writes. */
     static void seedDeadLetters(int n) throws Exception {
-        String script = Files.readString(Path.of("src/main/resources/lua/dead-letter.lua"));
+        // the script of the build under test: the jar is <root>/target/quarkus-app/quarkus-run.jar
+        Path root = jar.toAbsolutePath().getParent().getParent().getParent();
+        String script = Files.readString(root.resolve("src/main/resources/lua/dead-letter.lua"));
         String sha = call("SCRIPT", "LOAD", script).toString();
         String origin = "bench-origin";
         call("DEL", origin);

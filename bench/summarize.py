@@ -48,6 +48,8 @@ if rp and "not_measured" in rp[0]:
 else:
     v = med("bulk replay")
     line("bulk replay entries/s", v, ">= 30,000", v is not None and v >= 30_000)
+    if rp:
+        print(f"  {'':<58} task {rp[-1].get('state')}, moved {rp[-1].get('moved')} of {rp[-1].get('asked')}; {rp[-1].get('rate')}")
 lat = [r for r in rows if r["name"].startswith("latency")]
 if lat:
     r = lat[-1]
