@@ -2,18 +2,22 @@ package dev.redrive.worker;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import io.smallrye.mutiny.Uni;
 
 /**
  * Collects ids while one flush is in flight and sends them together in the next: acks and
- * hand-offs cost one round trip per batch, not per job, without a timer adding latency.
+ * hand-offs cost one round trip per batch, not per job, without a timer adding latency. The
+ * first id of a batch is sent at the end of the current event-loop turn, so jobs that finish in
+ * the same turn (a read's worth of quick jobs) go out in one command.
  */
 final class Batcher {
 
     private final Function<List<String>, Uni<?>> flush;
     private final ErrorSink onError;
+    private final Consumer<Runnable> later;
     private List<String> waiting = new ArrayList<>();
     private List<Runnable> callbacks = new ArrayList<>();
     private boolean flushing;
@@ -22,9 +26,11 @@ final class Batcher {
         void failed(List<String> ids, Throwable error);
     }
 
-    Batcher(Function<List<String>, Uni<?>> flush, ErrorSink onError) {
+    /** @param later runs a task after the current event-loop turn */
+    Batcher(Function<List<String>, Uni<?>> flush, ErrorSink onError, Consumer<Runnable> later) {
         this.flush = flush;
         this.onError = onError;
+        this.later = later;
     }
 
     /** Queues an id; {@code done} runs once the batch holding it has been sent (or failed). */
@@ -37,7 +43,7 @@ final class Batcher {
             }
             flushing = true;
         }
-        send();
+        later.accept(this::send);
     }
 
     private void send() {

@@ -63,6 +63,7 @@ public final class QueueWorker {
     private final Set<String> runningIds = ConcurrentHashMap.newKeySet();
     private int running;
     private boolean reading;
+    private boolean pumpScheduled;
     private volatile boolean stopped = true;
     private volatile Gate gate = Gate.OPEN;
 
@@ -78,10 +79,10 @@ public final class QueueWorker {
         this.clock = clock;
         this.acks = new Batcher(ids -> redis.ack(spec.stream(), spec.group(), ids),
                 (ids, e) -> LOG.errorf(e, "could not ack %d jobs of %s; they stay pending and run again after "
-                        + "stall recovery", ids.size(), spec.stream()));
+                        + "stall recovery", ids.size(), spec.stream()), this::later);
         this.retries = new Batcher(ids -> redis.transfer(spec.stream(), spec.group(), Consumers.RETRY, ids, -1),
                 (ids, e) -> LOG.errorf(e, "could not hand %d failed jobs of %s to the retry consumer; they stay "
-                        + "pending under %s until stall recovery", ids.size(), spec.stream(), consumer));
+                        + "pending under %s until stall recovery", ids.size(), spec.stream(), consumer), this::later);
     }
 
     public QueueSpec spec() {
@@ -295,9 +296,26 @@ public final class QueueWorker {
     }
 
     private void slotFreed() {
+        boolean schedule;
         synchronized (lock) {
             running--;
+            schedule = !pumpScheduled;
+            pumpScheduled = true;
         }
-        pump();
+        if (schedule) {
+            // Slots come free a batch at a time (one XACK or hand-off answers for all its jobs): pump
+            // once after the batch, so the next read asks for all of them rather than for one.
+            later(() -> {
+                synchronized (lock) {
+                    pumpScheduled = false;
+                }
+                pump();
+            });
+        }
+    }
+
+    /** Runs a task after the current event-loop turn (on this thread's context, or a new one). */
+    private void later(Runnable task) {
+        vertx.getOrCreateContext().runOnContext(task);
     }
 }

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# redrive's benchmark (issue 6): starts a private redis-server (no persistence) on a free port, runs
+# the packaged service (target/quarkus-app/quarkus-run.jar) with bench handlers for each measurement,
+# prints one JSON line per measurement and a summary table. See bench/README.md.
+#
+# Usage: bench/run.sh [--jobs N] [--reps R] [--only LIST] [--concurrency C] [--peers]
+#   --jobs N         success-path jobs (default 200000); failure path N/10, replay N/2, HTTP N/4
+#   --reps R         timed repetitions of the success and cost-growth runs (default 3)
+#   --only LIST      comma list of: success,growth,failure,replay,latency,http (default all)
+#   --concurrency C  the queue's concurrency (default 200; batch is min(C, 200) as redrive defaults)
+#   --latency-seconds S   length of the latency run (default 30)
+#   --peers          afterwards, run a private copy of the peers ($PEERS_DIR, default
+#                    /work/shared/bench/peers; run.sh --jobs N/2) in the same session
+#   --no-build       use the jar as it is (default: mvn -o package when sources are newer than the jar)
+# Env: BENCH_QUEUE_OPTS (extra queue properties, e.g. "retry-poll=10ms,concurrency=400"),
+#      BENCH_JAVA_OPTS (extra JVM options for the service, e.g. -Xmx128m or a JFR recording; "{tag}"
+#      becomes the measurement's name), REDIS_PORT (first port to try, default 6400).
+# Output: the table on stdout; JSON lines, service logs and redis.log in bench/results/<timestamp>/.
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(dirname "$HERE")"
+cd "$ROOT"
+
+JOBS=200000; REPS=3; ONLY="success,growth,failure,replay,latency,http"; CONC=200; LAT_S=30; PEERS=0; BUILD=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --jobs) JOBS="${2:?}"; shift 2 ;;
+    --reps) REPS="${2:?}"; shift 2 ;;
+    --only) ONLY="${2:?}"; shift 2 ;;
+    --concurrency) CONC="${2:?}"; shift 2 ;;
+    --latency-seconds) LAT_S="${2:?}"; shift 2 ;;
+    --peers) PEERS=1; shift ;;
+    --no-build) BUILD=0; shift ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "unknown argument: $1" >&2; exit 2 ;;
+  esac
+done
+[[ "$JOBS" =~ ^[0-9]+$ ]] && [ "$JOBS" -ge 100 ] || { echo "--jobs must be an integer >= 100" >&2; exit 2; }
+
+JAR=target/quarkus-app/quarkus-run.jar
+if [ "$BUILD" = 1 ] && { [ ! -f "$JAR" ] || [ -n "$(find src pom.xml -newer "$JAR" -type f -print -quit)" ]; }; then
+  echo "building the service (mvn -o -q -B package -DskipTests)" >&2
+  mvn -o -q -B package -DskipTests >&2
+fi
+[ -f "$JAR" ] || { echo "no $JAR; build it first" >&2; exit 1; }
+
+TS="$(date -u +%Y%m%dT%H%M%SZ)"
+OUT="$HERE/results/$TS"
+mkdir -p "$OUT"
+
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+PORT="${REDIS_PORT:-6400}"
+while port_in_use "$PORT"; do PORT=$((PORT + 1)); done
+
+REDIS_PID=""
+cleanup() {
+  local rc=$?
+  trap - EXIT INT TERM
+  if [ -n "$REDIS_PID" ] && kill -0 "$REDIS_PID" 2>/dev/null; then kill "$REDIS_PID" 2>/dev/null || true; wait "$REDIS_PID" 2>/dev/null || true; fi
+  [ "$rc" = 0 ] || echo "FAILED (exit $rc); logs in $OUT" >&2
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+redis-server --port "$PORT" --bind 127.0.0.1 --save "" --appendonly no --dir "$OUT" --logfile "$OUT/redis.log" \
+  --daemonize no &
+REDIS_PID=$!
+for _ in $(seq 100); do [ "$(redis-cli -p "$PORT" ping 2>/dev/null)" = PONG ] && break; sleep 0.1; done
+[ "$(redis-cli -p "$PORT" ping 2>/dev/null)" = PONG ] || { echo "redis-server did not start" >&2; exit 1; }
+echo "redis-server $(redis-server --version | awk '{print $3}') pid $REDIS_PID on 127.0.0.1:$PORT; jobs=$JOBS reps=$REPS concurrency=$CONC; $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+
+# The harness runs on the service's own libraries (Vert.x Redis client, Vert.x HTTP server).
+java -cp "target/quarkus-app/lib/main/*" "$HERE/Bench.java" --redis-port "$PORT" --jobs "$JOBS" --reps "$REPS" \
+  --only "$ONLY" --concurrency "$CONC" --latency-seconds "$LAT_S" --jar "$JAR" --out "$OUT" \
+  --java-opts "${BENCH_JAVA_OPTS:-}" | tee "$OUT/stdout.txt" | { grep --line-buffered '^RESULT ' || true; } | sed -u 's/^RESULT //'
+grep '^RESULT ' "$OUT/stdout.txt" | sed 's/^RESULT //' > "$OUT/results.jsonl"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+
+python3 "$HERE/summarize.py" "$OUT/results.jsonl" | tee "$OUT/summary.txt"
+
+if [ "$PEERS" = 1 ]; then
+  kill "$REDIS_PID" 2>/dev/null || true; wait "$REDIS_PID" 2>/dev/null || true; REDIS_PID=""
+  # a private copy: as root, the peers' run.sh would otherwise write node_modules and logs into shared/
+  PEERS_SRC="${PEERS_DIR:-/work/shared/bench/peers}"
+  PEERS_COPY="${TMPDIR:-/tmp}/redrive-bench-peers"
+  mkdir -p "$PEERS_COPY" && cp -r "$PEERS_SRC"/. "$PEERS_COPY"/ && chmod -R u+w "$PEERS_COPY"
+  bash "$PEERS_COPY/run.sh" --jobs $((JOBS / 2)) 2>&1 | tee "$OUT/peers.txt"
+fi

@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Summary table of bench/run.sh's JSON lines, with the issue-6 targets (see bench/README.md)."""
+import json
+import statistics
+import sys
+
+RAW_JVM = 220_000      # peers: jvm/RawDrain.java after warm-up (the ceiling), issue 6
+BULLMQ_FAIL = 800      # peers: BullMQ into the failed set with 3 attempts, issue 6
+
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+by = {}
+for r in rows:
+    by.setdefault(r["name"], []).append(r)
+
+print()
+print(f"{'measurement':<72} {'runs':>4} {'jobs':>8} {'s (med)':>8} {'jobs/s med':>10} {'best':>8} "
+      f"{'redis us/job':>12} {'RSS MB':>7}")
+print("-" * 136)
+for name, rs in by.items():
+    if "jobs_per_s" not in rs[0]:
+        continue
+    v = [r["jobs_per_s"] for r in rs]
+    print(f"{name[:72]:<72} {len(rs):>4} {rs[0]['jobs']:>8} {statistics.median(r['seconds'] for r in rs):>8.3f} "
+          f"{statistics.median(v):>10.0f} {max(v):>8} {statistics.median(r['redis_cpu_us_per_job'] for r in rs):>12.2f} "
+          f"{max(r['service_rss_peak_mb'] for r in rs):>7.1f}")
+
+def med(prefix, key="jobs_per_s"):
+    rs = [r for r in rows if r["name"].startswith(prefix) and key in r]
+    return statistics.median(r[key] for r in rs) if rs else None
+
+print()
+print("targets (issue 6; the raw JVM drain is taken as 220,000/s, BullMQ's failure path as 800/s):")
+def line(what, value, target, ok, unit=""):
+    if value is None:
+        print(f"  {what:<58} not measured")
+    else:
+        print(f"  {what:<58} {value:>10,.1f}{unit}  target {target:<16} {'MET' if ok else 'MISSED'}")
+
+s = med("success path")
+line("success path jobs/s (>= 50% of raw JVM drain)", s, ">= 110,000", s is not None and s >= RAW_JVM / 2)
+c = med("success path", "redis_cpu_us_per_job")
+line("success path Redis CPU us/job", c, "<= 10", c is not None and c <= 10)
+f = med("failure path")
+line("failure path jobs/s into the DLQ (>= 10x BullMQ)", f, ">= 8,000", f is not None and f >= 10 * BULLMQ_FAIL)
+rp = [r for r in rows if r["name"].startswith("bulk replay")]
+if rp and "not_measured" in rp[0]:
+    print(f"  {'bulk replay entries/s':<58} not measured: {rp[0]['not_measured']}")
+else:
+    v = med("bulk replay")
+    line("bulk replay entries/s", v, ">= 30,000", v is not None and v >= 30_000)
+    if rp:
+        print(f"  {'':<58} task {rp[-1].get('state')}, moved {rp[-1].get('moved')} of {rp[-1].get('asked')}; {rp[-1].get('rate')}")
+lat = [r for r in rows if r["name"].startswith("latency")]
+if lat:
+    r = lat[-1]
+    print(f"  {'latency p50 / p99 / p999 ms at ' + str(r.get('offered_per_s')) + '/s':<58} "
+          f"{r.get('p50_ms')} / {r.get('p99_ms')} / {r.get('p999_ms')}  target p99 <= 5 ms  "
+          f"{'MET' if r.get('p99_ms') is not None and r['p99_ms'] <= 5 else 'MISSED'}")
+g = [r for r in rows if r["name"].startswith("cost growth: median")]
+if g:
+    ch = g[-1]["change_pct"]
+    line("cost growth: throughput change % (>= -10%)", ch, ">= -10 %", ch >= -10, " %")
+rss = max((r["service_rss_peak_mb"] for r in rows if r["name"].startswith("success path")), default=None)
+line("service peak RSS MB under the success path", rss, "<= 256", rss is not None and rss <= 256)
+h = med("HTTP handler")
+if h is not None:
+    print(f"  {'HTTP handler jobs/s (no target; cost of the outbound call)':<58} {h:>10,.1f}"
+          + (f"  = {h / s:.0%} of the no-op success path" if s else ""))
