@@ -4,8 +4,9 @@
 -- passed) and the stall reclaimer (entries of a consumer that stopped, idle past the visibility
 -- timeout). Between the caller's XPENDING and this script another replica may have claimed the
 -- entry, or a heartbeat may have renewed it; checking owner and idle time and claiming in one
--- step means no entry is ever run by two workers at once, whatever the timings. XCLAIM without
--- JUSTID counts a delivery: that count is the attempt number.
+-- step means no entry is ever run by two workers at once, whatever the timings. The claim counts
+-- a delivery (RETRYCOUNT: the count + 1), and that count is the attempt number; JUSTID because
+-- the entry was just read with XRANGE and a second copy in XCLAIM's reply would be thrown away.
 --
 -- KEYS[1]  stream
 -- KEYS[2]  the stream's not-before hash (entry id -> epoch ms from Retry-After; same hash slot)
@@ -35,7 +36,7 @@ for i = 5, #ARGV, 2 do
       if #entry == 0 then
         taken[#taken + 1] = { id, pending[1][4], owner }
       else
-        redis.call('XCLAIM', stream, group, worker, 0, id)
+        redis.call('XCLAIM', stream, group, worker, 0, id, 'JUSTID', 'RETRYCOUNT', pending[1][4] + 1)
         redis.call('HDEL', notBefore, id)
         taken[#taken + 1] = { id, pending[1][4] + 1, entry[1][2] }
       end

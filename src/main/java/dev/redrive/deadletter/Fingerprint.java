@@ -23,7 +23,25 @@ public record Fingerprint(String id, String text) {
     private static final Pattern NUMBER = Pattern.compile("\\d+([.:-]\\d+)*");
     private static final Pattern SPACE = Pattern.compile("\\s+");
 
+    /** Recent causes: in an outage the same text comes thousands of times; five regexes and a hash each is waste. */
+    private static final int CACHE_SIZE = 1024;
+    private static final java.util.Map<String, Fingerprint> RECENT = new java.util.concurrent.ConcurrentHashMap<>();
+
     public static Fingerprint of(String errorType, String reason) {
+        String key = errorType + '\u0000' + reason;
+        Fingerprint known = RECENT.get(key);
+        if (known != null) {
+            return known;
+        }
+        if (RECENT.size() >= CACHE_SIZE) {
+            RECENT.clear();
+        }
+        Fingerprint computed = compute(errorType, reason);
+        RECENT.put(key, computed);
+        return computed;
+    }
+
+    private static Fingerprint compute(String errorType, String reason) {
         String normalised = reason == null ? "" : reason;
         normalised = QUOTED.matcher(normalised).replaceAll("?");
         normalised = UUID.matcher(normalised).replaceAll("#");

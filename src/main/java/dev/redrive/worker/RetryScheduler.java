@@ -70,7 +70,9 @@ final class RetryScheduler {
                     missing.forEach(worker::parkMissing);
                     worker.offer(claimed);
                     if (!claimed.isEmpty() && claimed.size() >= free) {
-                        poll(); // the page was full of due entries: there may be more
+                        // The page was full of due entries: there are more. The slots they took free
+                        // up within a round trip or two, so look again then, not at the next tick.
+                        periodic.soon(this::poll);
                     }
                 }, error -> {
                     pages.end();
