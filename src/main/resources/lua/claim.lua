@@ -25,6 +25,9 @@
 local stream, notBefore = KEYS[1], KEYS[2]
 local group, worker, now, minIdle = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
 local taken = {}
+-- Claimed ids grouped by their new delivery count: one XCLAIM per count, not one per entry
+-- (the call itself is most of XCLAIM's cost, and a page of due retries mostly shares a count).
+local byCount, counts = {}, {}
 
 for i = 5, #ARGV, 2 do
   local id, owner = ARGV[i], ARGV[i + 1]
@@ -36,12 +39,29 @@ for i = 5, #ARGV, 2 do
       if #entry == 0 then
         taken[#taken + 1] = { id, pending[1][4], owner }
       else
-        redis.call('XCLAIM', stream, group, worker, 0, id, 'JUSTID', 'RETRYCOUNT', pending[1][4] + 1)
-        redis.call('HDEL', notBefore, id)
-        taken[#taken + 1] = { id, pending[1][4] + 1, entry[1][2] }
+        local count = pending[1][4] + 1
+        if not byCount[count] then
+          byCount[count] = {}
+          counts[#counts + 1] = count
+        end
+        table.insert(byCount[count], id)
+        taken[#taken + 1] = { id, count, entry[1][2] }
       end
     end
   end
+end
+
+for _, count in ipairs(counts) do
+  local ids = byCount[count]
+  local args = { stream, group, worker, 0 }
+  for _, id in ipairs(ids) do
+    args[#args + 1] = id
+  end
+  args[#args + 1] = 'JUSTID'
+  args[#args + 1] = 'RETRYCOUNT'
+  args[#args + 1] = count
+  redis.call('XCLAIM', unpack(args))
+  redis.call('HDEL', notBefore, unpack(ids))
 end
 
 return taken
