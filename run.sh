@@ -48,4 +48,4 @@ if [ "${DEMO_PRODUCER:-on}" != off ]; then
 fi
 
 echo "redrive demo: dead letters: redis-cli -u $REDIS_URL XRANGE '{demo}:dlq' - +   metrics: curl localhost:9000/q/metrics"
-java ${JAVA_OPTS:-} -Dquarkus.profile=demo -jar target/quarkus-app/quarkus-run.jar
+java ${JAVA_OPTS:--Xmx128m} -Dquarkus.profile=demo -jar target/quarkus-app/quarkus-run.jar

@@ -13,7 +13,8 @@
 #                    /work/shared/bench/peers; run.sh --jobs N/2) in the same session
 #   --no-build       use the jar as it is (default: mvn -o package when sources are newer than the jar)
 # Env: BENCH_QUEUE_OPTS (extra queue properties, e.g. "retry-poll=10ms,concurrency=400"),
-#      BENCH_JAVA_OPTS (extra JVM options for the service, e.g. -Xmx128m or a JFR recording; "{tag}"
+#      BENCH_JAVA_OPTS (JVM options for the service; default -Xmx128m, what docker/Dockerfile.jvm and
+#      run.sh ship with; e.g. add a JFR recording; "{tag}"
 #      becomes the measurement's name), REDIS_PORT (first port to try, default 6400).
 # Output: the table on stdout; JSON lines, service logs and redis.log in bench/results/<timestamp>/.
 set -euo pipefail
@@ -73,7 +74,7 @@ echo "redis-server $(redis-server --version | awk '{print $3}') pid $REDIS_PID o
 # The harness runs on the service's own libraries (Vert.x Redis client, Vert.x HTTP server).
 java -cp "target/quarkus-app/lib/main/*" "$HERE/Bench.java" --redis-port "$PORT" --jobs "$JOBS" --reps "$REPS" \
   --only "$ONLY" --concurrency "$CONC" --latency-seconds "$LAT_S" --jar "$JAR" --out "$OUT" \
-  --java-opts "${BENCH_JAVA_OPTS:-}" | tee "$OUT/stdout.txt" | { grep --line-buffered '^RESULT ' || true; } | sed -u 's/^RESULT //'
+  --java-opts "${BENCH_JAVA_OPTS:--Xmx128m}" | tee "$OUT/stdout.txt" | { grep --line-buffered '^RESULT ' || true; } | sed -u 's/^RESULT //'
 grep '^RESULT ' "$OUT/stdout.txt" | sed 's/^RESULT //' > "$OUT/results.jsonl"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
