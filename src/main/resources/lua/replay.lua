@@ -11,7 +11,8 @@
 -- KEYS[4]  the origin stream the record names (same hash slot; the caller checks)
 -- KEYS[5]  the answer key of the request's Idempotency-Key (same hash slot; unused when ARGV[5] is '')
 -- KEYS[6]  optional: the redrive task hash this move belongs to (same hash slot)
--- ARGV[1]  dead-letter entry id
+-- ARGV[1]  dead-letter entry id; a bulk redrive passes several, comma-separated, all of one origin
+--          (then ARGV[5] is '' and there is no patch)
 -- ARGV[2]  who asks (the principal, for the audit record)
 -- ARGV[3]  when (ISO-8601, for the audit record)
 -- ARGV[4]  note (why; may be '')
@@ -20,7 +21,9 @@
 -- ARGV[7]  redrive task id, or '' (tags the new entry with redrive-task = <dlq>/<task>)
 -- ARGV[8..] patched or added fields, as name, value pairs (values are any bytes)
 --
--- Returns an array whose first item names the outcome:
+-- Returns, for one id, an array whose first item names the outcome; for several,
+--   { 'batch', { outcome of the first id }, { outcome of the second }, ... }
+-- Outcomes:
 --   { 'replayed', new entry id }
 --   { 'again', new entry id, stream } the same Idempotency-Key already replayed this entry
 --   { 'key-reused', entry id }   the Idempotency-Key was used for another entry
@@ -29,44 +32,19 @@
 --   { 'origin-mismatch', origin } KEYS[4] is not the record's origin stream
 
 local dlq, stats, audit, origin, answerKey, task = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
-local id, actor, at, note, idemKey, ttl, taskId = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7]
+local ids, actor, at, note, idemKey, ttl, taskId = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7]
 
 if idemKey ~= '' then
   local prior = redis.call('GET', answerKey)
   if prior then
     local sep = string.find(prior, ' ', 1, true)
     local sep2 = string.find(prior, ' ', sep + 1, true)
-    if string.sub(prior, 1, sep - 1) == id then
+    if string.sub(prior, 1, sep - 1) == ids then
       return { 'again', string.sub(prior, sep + 1, sep2 - 1), string.sub(prior, sep2 + 1) }
     end
     return { 'key-reused', string.sub(prior, 1, sep - 1) }
   end
 end
-
-local entry = redis.call('XRANGE', dlq, id, id)
-if #entry == 0 then
-  return { 'gone' }
-end
-
-local record, snapshot = {}, {}
-local flat = entry[1][2]
-for i = 1, #flat, 2 do
-  local name, value = flat[i], flat[i + 1]
-  if string.sub(name, 1, 2) == 'f:' then
-    snapshot[#snapshot + 1] = { string.sub(name, 3), value }
-  else
-    record[name] = value
-  end
-end
-if record['origin-stream'] ~= origin then
-  return { 'origin-mismatch', record['origin-stream'] or '' }
-end
-if record['snapshot'] == 'missing' then
-  return { 'no-snapshot' }
-end
-
--- Fields redrive itself sets on the new entry; a stale copy in the snapshot is dropped.
-local own = { ['replay-of'] = true, ['redrive-replays'] = true, ['redrive-task'] = true }
 
 local patch, patchOrder = {}, {}
 for i = 8, #ARGV, 2 do
@@ -76,43 +54,9 @@ for i = 8, #ARGV, 2 do
   patch[ARGV[i]] = ARGV[i + 1]
 end
 
-local args = { origin, '*' }
-local present = {}
-for _, field in ipairs(snapshot) do
-  local name = field[1]
-  if not own[name] then
-    args[#args + 1] = name
-    if patch[name] ~= nil then
-      args[#args + 1] = patch[name]
-    else
-      args[#args + 1] = field[2]
-    end
-    present[name] = true
-  end
-end
-for _, name in ipairs(patchOrder) do
-  if not present[name] and not own[name] then
-    args[#args + 1] = name
-    args[#args + 1] = patch[name]
-    present[name] = true
-  end
-end
--- Handlers deduplicate on this key: a replay must look like the same job, not a new one.
-if not present['idempotency-key'] then
-  args[#args + 1] = 'idempotency-key'
-  args[#args + 1] = origin .. '/' .. record['origin-id']
-end
-args[#args + 1] = 'replay-of'
-args[#args + 1] = dlq .. '/' .. id
-args[#args + 1] = 'redrive-replays'
-args[#args + 1] = tostring((tonumber(record['replays']) or 0) + 1)
-if taskId ~= '' then
-  args[#args + 1] = 'redrive-task'
-  args[#args + 1] = dlq .. '/' .. taskId
-end
 
-local newId = redis.call('XADD', unpack(args))
-redis.call('XDEL', dlq, id)
+-- Fields redrive itself sets on the new entry; a stale copy in the snapshot is dropped.
+local own = { ['replay-of'] = true, ['redrive-replays'] = true, ['redrive-task'] = true }
 
 local function countOut(field)
   if redis.call('HINCRBY', stats, field, -1) <= 0 then
@@ -121,22 +65,95 @@ local function countOut(field)
   end
   return false
 end
-countOut('parked')
-countOut('failure:' .. (record['failure'] or ''))
-countOut('origin:' .. origin)
-local fingerprint = record['fingerprint'] or ''
-if countOut('fingerprint:' .. fingerprint) then
-  redis.call('HDEL', stats, 'fingerprint-text:' .. fingerprint)
+
+local function replayOne(id)
+  local entry = redis.call('XRANGE', dlq, id, id)
+  if #entry == 0 then
+    return { 'gone' }
+  end
+
+  local record, snapshot = {}, {}
+  local flat = entry[1][2]
+  for i = 1, #flat, 2 do
+    local name, value = flat[i], flat[i + 1]
+    if string.sub(name, 1, 2) == 'f:' then
+      snapshot[#snapshot + 1] = { string.sub(name, 3), value }
+    else
+      record[name] = value
+    end
+  end
+  if record['origin-stream'] ~= origin then
+    return { 'origin-mismatch', record['origin-stream'] or '' }
+  end
+  if record['snapshot'] == 'missing' then
+    return { 'no-snapshot' }
+  end
+
+
+  local args = { origin, '*' }
+  local present = {}
+  for _, field in ipairs(snapshot) do
+    local name = field[1]
+    if not own[name] then
+      args[#args + 1] = name
+      if patch[name] ~= nil then
+        args[#args + 1] = patch[name]
+      else
+        args[#args + 1] = field[2]
+      end
+      present[name] = true
+    end
+  end
+  for _, name in ipairs(patchOrder) do
+    if not present[name] and not own[name] then
+      args[#args + 1] = name
+      args[#args + 1] = patch[name]
+      present[name] = true
+    end
+  end
+  -- Handlers deduplicate on this key: a replay must look like the same job, not a new one.
+  if not present['idempotency-key'] then
+    args[#args + 1] = 'idempotency-key'
+    args[#args + 1] = origin .. '/' .. record['origin-id']
+  end
+  args[#args + 1] = 'replay-of'
+  args[#args + 1] = dlq .. '/' .. id
+  args[#args + 1] = 'redrive-replays'
+  args[#args + 1] = tostring((tonumber(record['replays']) or 0) + 1)
+  if taskId ~= '' then
+    args[#args + 1] = 'redrive-task'
+    args[#args + 1] = dlq .. '/' .. taskId
+  end
+
+  local newId = redis.call('XADD', unpack(args))
+  redis.call('XDEL', dlq, id)
+
+  countOut('parked')
+  countOut('failure:' .. (record['failure'] or ''))
+  countOut('origin:' .. origin)
+  local fingerprint = record['fingerprint'] or ''
+  if countOut('fingerprint:' .. fingerprint) then
+    redis.call('HDEL', stats, 'fingerprint-text:' .. fingerprint)
+  end
+
+  redis.call('XADD', audit, '*', 'action', 'replay', 'actor', actor, 'at', at, 'note', note,
+    'dlq', dlq, 'dlq-id', id, 'new-id', newId, 'origin-stream', origin, 'origin-id', record['origin-id'] or '',
+    'patched', table.concat(patchOrder, ','), 'task', taskId)
+
+  if idemKey ~= '' then
+    redis.call('SET', answerKey, id .. ' ' .. newId .. ' ' .. origin, 'EX', tonumber(ttl))
+  end
+  if task and taskId ~= '' then
+    redis.call('HINCRBY', task, 'moved', 1)
+  end
+  return { 'replayed', newId }
 end
 
-redis.call('XADD', audit, '*', 'action', 'replay', 'actor', actor, 'at', at, 'note', note,
-  'dlq', dlq, 'dlq-id', id, 'new-id', newId, 'origin-stream', origin, 'origin-id', record['origin-id'] or '',
-  'patched', table.concat(patchOrder, ','), 'task', taskId)
-
-if idemKey ~= '' then
-  redis.call('SET', answerKey, id .. ' ' .. newId .. ' ' .. origin, 'EX', tonumber(ttl))
+if not string.find(ids, ',', 1, true) then
+  return replayOne(ids)
 end
-if task and taskId ~= '' then
-  redis.call('HINCRBY', task, 'moved', 1)
+local results = { 'batch' }
+for one in string.gmatch(ids, '[^,]+') do
+  results[#results + 1] = replayOne(one)
 end
-return { 'replayed', newId }
+return results

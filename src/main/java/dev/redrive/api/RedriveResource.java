@@ -138,7 +138,8 @@ public class RedriveResource {
                 throw ProblemException.badRequest("unknown property '" + name + "'; known: " + KNOWN);
             }
         });
-        int maxPerSecond = integer(root, "maxPerSecond", 100, 1, 10_000);
+        // 0 means no limit: as fast as Redis takes the moves (SQS caps its redrive at 500/s).
+        int maxPerSecond = integer(root, "maxPerSecond", 100, 0, 1_000_000);
         int canary = integer(root, "canary", 0, 0, 10_000);
         double maxRefail = 0.5;
         JsonNode rate = root.get("maxRefailRate");

@@ -332,7 +332,8 @@ public class Redrives {
         String cursor = t.get("cursor");
         String actor = t.getOrDefault("created-by", "redrive");
         long canaryLeft = canaryPhase ? spec.canary() - num(t, "canary-moved") : Long.MAX_VALUE;
-        int batch = Math.max(1, Math.min(200, spec.maxPerSecond() / 20));
+        boolean paced = spec.maxPerSecond() > 0;
+        int batch = paced ? Math.max(1, Math.min(200, spec.maxPerSecond() / 20)) : 200;
         long started = System.nanoTime();
         long sent = 0;
         while (canaryLeft > 0) {
@@ -345,8 +346,8 @@ public class Redrives {
                 }
                 int n = (int) Math.min(Math.min(batch, matching.size() - i), canaryLeft);
                 List<DeadLetterEntry> now = matching.subList(i, i + n);
-                long due = started + sent * 1_000_000_000L / spec.maxPerSecond();
-                long wait = due - System.nanoTime();
+                long due = paced ? started + sent * 1_000_000_000L / spec.maxPerSecond() : 0;
+                long wait = paced ? due - System.nanoTime() : 0;
                 if (wait > 0) {
                     Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
                 }
@@ -381,20 +382,21 @@ public class Redrives {
     /** Replays a batch at once (one script each); returns the moves that happened. */
     private List<Replays.Replayed> moveAll(String dlq, String id, List<DeadLetterEntry> entries, String actor) {
         String key = RedisKeys.redriveTask(dlq, id);
-        List<Uni<Replays.Replayed>> moves = new ArrayList<>();
-        for (DeadLetterEntry e : entries) {
-            Replays.Request request = new Replays.Request(dlq, e.id(), Map.of(), "redrive " + id, actor, null, id);
-            moves.add(replays.replay(request, e).onFailure(DeadLetterException.class).recoverWithUni(error -> {
-                DeadLetterException refused = (DeadLetterException) error;
-                if (refused.reason() == DeadLetterException.Reason.GONE) {
-                    return Uni.createFrom().nullItem();
-                }
-                LOG.warnf("redrive %s skips %s/%s: %s", id, dlq, e.id(), refused.getMessage());
-                return hashes().hincrby(key, "skipped", 1).replaceWith((Replays.Replayed) null);
-            }));
+        // One script call per origin in the batch: each entry is still replayed and audited on its own.
+        Map<String, List<String>> byOrigin = new java.util.LinkedHashMap<>();
+        entries.forEach(e -> byOrigin.computeIfAbsent(e.originStream(), o -> new ArrayList<>()).add(e.id()));
+        List<Uni<Replays.Batch>> moves = new ArrayList<>();
+        byOrigin.forEach((origin, ids) -> moves.add(replays.replayAll(dlq, origin, ids, "redrive " + id, actor, id)
+                .onFailure(DeadLetterException.class).recoverWithItem(error -> {
+                    LOG.warnf("redrive %s skips %d entries of %s from %s: %s", id, ids.size(), dlq, origin, error.getMessage());
+                    return new Replays.Batch(List.of(), ids.size());
+                })));
+        List<Replays.Batch> done = Uni.join().all(moves).andFailFast().await().atMost(timeout());
+        int skipped = done.stream().mapToInt(Replays.Batch::skipped).sum();
+        if (skipped > 0) {
+            hashes().hincrby(key, "skipped", skipped).await().atMost(timeout());
         }
-        List<Replays.Replayed> done = Uni.join().all(moves).andFailFast().await().atMost(timeout());
-        return done.stream().filter(r -> r != null).toList();
+        return done.stream().flatMap(b -> b.moved().stream()).toList();
     }
 
     /**

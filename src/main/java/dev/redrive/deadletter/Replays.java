@@ -83,16 +83,9 @@ public class Replays {
     public Uni<Replayed> replay(Request request, DeadLetterEntry entry) {
         String origin = entry.originStream();
         String dlq = request.deadLetters();
-        if (!targets.mayReplayTo(origin)) {
-            return Uni.createFrom().failure(new DeadLetterException(DeadLetterException.Reason.ORIGIN_NOT_ALLOWED,
-                    "the record's origin stream '" + origin + "' is neither a configured queue's stream nor in "
-                            + "redrive.replay.allowed-streams; redrive writes to no other stream"));
-        }
-        if (!topology.oneScript(origin, dlq)) {
-            return Uni.createFrom().failure(new DeadLetterException(DeadLetterException.Reason.CROSS_SLOT,
-                    "'" + origin + "' and '" + dlq + "' are in different Redis Cluster hash slots, so the replay can't "
-                            + "be one atomic step; give the queue a dead-letter stream with the stream's hash tag "
-                            + "(the default {" + origin + "}:dlq) instead of a shared DLQ_NAME"));
+        DeadLetterException refused = refusal(origin, dlq);
+        if (refused != null) {
+            return Uni.createFrom().failure(refused);
         }
         List<String> keys = new ArrayList<>(List.of(dlq, RedisKeys.deadLetterStats(dlq), RedisKeys.audit(dlq), origin,
                 RedisKeys.replayAnswer(dlq, request.idempotencyKey() == null ? "" : request.idempotencyKey())));
@@ -113,6 +106,59 @@ public class Replays {
             args.add(value);
         });
         return scripts.runBinary(LuaScripts.Script.REPLAY, keys, args).map(reply -> outcome(request, origin, reply));
+    }
+
+    /** Why a replay from {@code dlq} to {@code origin} may not happen, or null when it may. */
+    DeadLetterException refusal(String origin, String dlq) {
+        if (!targets.mayReplayTo(origin)) {
+            return new DeadLetterException(DeadLetterException.Reason.ORIGIN_NOT_ALLOWED,
+                    "the record's origin stream '" + origin + "' is neither a configured queue's stream nor in "
+                            + "redrive.replay.allowed-streams; redrive writes to no other stream");
+        }
+        if (!topology.oneScript(origin, dlq)) {
+            return new DeadLetterException(DeadLetterException.Reason.CROSS_SLOT,
+                    "'" + origin + "' and '" + dlq + "' are in different Redis Cluster hash slots, so the replay can't "
+                            + "be one atomic step; give the queue a dead-letter stream with the stream's hash tag "
+                            + "(the default {" + origin + "}:dlq) instead of a shared DLQ_NAME");
+        }
+        return null;
+    }
+
+    /** What one batch of a bulk redrive did. */
+    public record Batch(List<Replayed> moved, int skipped) {
+    }
+
+    /**
+     * Moves several entries of one origin with one call of replay.lua (a bulk redrive's batch):
+     * each entry is still replayed, counted out and audited on its own, atomically with the rest.
+     * Entries gone meanwhile are left out; entries that can't move (no snapshot) count as skipped.
+     */
+    public Uni<Batch> replayAll(String dlq, String origin, List<String> ids, String note, String actor, String taskId) {
+        DeadLetterException refused = refusal(origin, dlq);
+        if (refused != null) {
+            return Uni.createFrom().failure(refused);
+        }
+        List<String> keys = List.of(dlq, RedisKeys.deadLetterStats(dlq), RedisKeys.audit(dlq), origin,
+                RedisKeys.replayAnswer(dlq, ""), RedisKeys.redriveTask(dlq, taskId));
+        List<byte[]> args = List.of(bytes(String.join(",", ids)), bytes(actor),
+                bytes(clock.instant().truncatedTo(ChronoUnit.MILLIS).toString()), bytes(note), bytes(""), bytes("1"),
+                bytes(taskId));
+        return scripts.runBinary(LuaScripts.Script.REPLAY, keys, args).map(reply -> {
+            boolean batch = "batch".equals(reply.get(0).toString());
+            List<Replayed> moved = new ArrayList<>(ids.size());
+            int skipped = 0;
+            for (int i = 0; i < ids.size(); i++) {
+                Response one = batch ? reply.get(i + 1) : reply;
+                String code = one.get(0).toString();
+                if (code.equals("replayed")) {
+                    metrics.replayed(dlq);
+                    moved.add(new Replayed(dlq, ids.get(i), origin, one.get(1).toString(), false));
+                } else if (!code.equals("gone")) {
+                    skipped++;
+                }
+            }
+            return new Batch(moved, skipped);
+        });
     }
 
     /** Discards an entry; the audit record keeps it whole. Returns the audit entry id. */

@@ -211,7 +211,7 @@ class RedriveApiTest {
     void badRedriveRequestsAnswerProblems() {
         problem(as("operator").contentType("application/json").body("{oops").post(D + "/redrives").then(), 400);
         problem(as("operator").post(D + "/redrives").then(), 400);
-        problem(as("operator").contentType("application/json").body("{\"maxPerSecond\": 0}").post(D + "/redrives").then(), 400);
+        problem(as("operator").contentType("application/json").body("{\"maxPerSecond\": -1}").post(D + "/redrives").then(), 400);
         problem(as("operator").contentType("application/json").body("{\"filter\": {\"failure\": \"bogus\"}}")
                 .post(D + "/redrives").then(), 400);
         problem(as("operator").contentType("application/json").body("{\"filter\": {\"colour\": \"red\"}}")
