@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -33,42 +34,54 @@ public class DeadLetters {
     @Inject
     RedisTopology topology;
 
-    /**
-     * Copies the job with its record into the queue's dead-letter stream and acks it, in one
-     * script. Returns the dead-letter entry id, or null when the job was no longer pending
-     * (already acked or parked by someone else: it is never parked twice).
-     */
-    public Uni<String> park(QueueSpec queue, Job job, String consumer, String failureKind, Failure failure,
+    /** The record of a job about to be parked from a queue. */
+    public DeadLetterRecord record(QueueSpec queue, Job job, String consumer, String failureKind, Failure failure,
             Instant lastAttemptAt) {
-        return park(queue.deadLetters(), DeadLetterRecord.of(job, queue.group(), consumer, failureKind, failure,
-                lastAttemptAt, now()), redriveTask(job, queue.stream()));
+        return DeadLetterRecord.of(job, queue.group(), consumer, failureKind, failure, lastAttemptAt, now());
     }
 
-    /** The task to count a re-parked job against, when one script may touch it with the stream. */
-    private String redriveTask(Job job, String stream) {
+    /**
+     * The bulk redrive that sent this job back, whose failed count a park raises, when one script
+     * may touch it with the stream; null for a job no redrive sent.
+     */
+    public String redriveTask(Job job, String stream) {
         String key = RedriveTag.taskKey(job);
         return key != null && topology.oneScript(stream, key) ? key : null;
     }
 
     /** Parks a pending entry of any group, with a record built by the caller. */
     public Uni<String> park(String deadLetters, DeadLetterRecord record) {
-        return park(deadLetters, record, null);
+        return parkAll(deadLetters, List.of(record), null).map(ids -> ids.get(0));
     }
 
-    /** @param redriveTask the bulk redrive that sent this job back (counts it as failed again), or null */
-    private Uni<String> park(String deadLetters, DeadLetterRecord record, String redriveTask) {
-        return redis.deadLetter(record.originStream(), record.group(), deadLetters, record.originId(),
-                record.failureKind(), record.fingerprint().id(), record.fingerprint().text(), record.pairs(),
-                redriveTask)
-                .invoke(dlqId -> {
-                    if (dlqId != null) {
-                        LOG.warnf("parked job %s/%s (%s) after %d of %d attempts: %s: %s; it is %s/%s, replay with "
-                                + "POST /dlq/%s/entries/%s/replay once the cause is fixed",
-                                record.originStream(), record.originId(), record.failureKind(), record.attempts(),
-                                record.maxAttempts(), record.errorType(), record.reason(), deadLetters, dlqId,
-                                URLEncoder.encode(deadLetters, StandardCharsets.UTF_8), dlqId);
+    /**
+     * Copies jobs of one stream and group with their records into a dead-letter stream and acks
+     * them: each job in one atomic step with its record (dead-letter.lua). Returns one dead-letter
+     * entry id per record, or null where the job was no longer pending (already acked or parked by
+     * someone else: it is never parked twice).
+     *
+     * @param redriveTask with a single record: the bulk redrive that sent the job back, or null
+     */
+    public Uni<List<String>> parkAll(String deadLetters, List<DeadLetterRecord> records, String redriveTask) {
+        DeadLetterRecord first = records.get(0);
+        List<StreamAccess.Park> parks = records.stream().map(r -> new StreamAccess.Park(r.originId(), r.failureKind(),
+                r.fingerprint().id(), r.fingerprint().text(), r.pairs())).toList();
+        return redis.deadLetter(first.originStream(), first.group(), deadLetters, parks, redriveTask)
+                .invoke(ids -> {
+                    for (int i = 0; i < ids.size(); i++) {
+                        if (ids.get(i) != null) {
+                            logParked(deadLetters, records.get(i), ids.get(i));
+                        }
                     }
                 });
+    }
+
+    private static void logParked(String deadLetters, DeadLetterRecord record, String dlqId) {
+        LOG.warnf("parked job %s/%s (%s) after %d of %d attempts: %s: %s; it is %s/%s, replay with "
+                + "POST /dlq/%s/entries/%s/replay once the cause is fixed",
+                record.originStream(), record.originId(), record.failureKind(), record.attempts(),
+                record.maxAttempts(), record.errorType(), record.reason(), deadLetters, dlqId,
+                URLEncoder.encode(deadLetters, StandardCharsets.UTF_8), dlqId);
     }
 
     public Instant now() {

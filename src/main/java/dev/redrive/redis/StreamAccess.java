@@ -163,27 +163,39 @@ public class StreamAccess {
                         p.getDurationSinceLastDelivery())).toList());
     }
 
+    /** One job to park: its entry id and its record (dead-letter.lua adds the snapshot). */
+    public record Park(String id, String failureKind, String fingerprint, String fingerprintText, List<String> recordPairs) {
+    }
+
     /**
-     * Runs dead-letter.lua: returns the dead-letter entry id, or null when the entry was no longer
-     * pending. {@code redriveTask} (a key in the stream's slot, or null) is the bulk redrive that
-     * replayed this job, whose failed count the script raises.
+     * Runs dead-letter.lua for jobs of one stream: one dead-letter entry id per job, or null where
+     * the entry was no longer pending. {@code redriveTask} (with a single job, or null) is the bulk
+     * redrive that replayed it, whose failed count the script raises.
      */
-    public Uni<String> deadLetter(String stream, String group, String deadLetters, String id, String failureKind,
-            String fingerprint, String fingerprintText, List<String> recordPairs, String redriveTask) {
-        List<String> args = new ArrayList<>(5 + recordPairs.size());
+    public Uni<List<String>> deadLetter(String stream, String group, String deadLetters, List<Park> parks,
+            String redriveTask) {
+        List<String> args = new ArrayList<>(1 + parks.size() * 40);
         args.add(group);
-        args.add(id);
-        args.add(failureKind);
-        args.add(fingerprint);
-        args.add(fingerprintText);
-        args.addAll(recordPairs);
+        for (Park park : parks) {
+            args.add(park.id());
+            args.add(park.failureKind());
+            args.add(park.fingerprint());
+            args.add(park.fingerprintText());
+            args.add(Integer.toString(park.recordPairs().size()));
+            args.addAll(park.recordPairs());
+        }
         List<String> keys = new ArrayList<>(List.of(stream, deadLetters, RedisKeys.deadLetterStats(deadLetters),
                 RedisKeys.notBefore(stream)));
         if (redriveTask != null) {
             keys.add(redriveTask);
         }
-        return scripts.run(LuaScripts.Script.DEAD_LETTER, keys, args)
-                .map(reply -> reply.type() == io.vertx.redis.client.ResponseType.NUMBER ? null : reply.toString());
+        return scripts.run(LuaScripts.Script.DEAD_LETTER, keys, args).map(reply -> {
+            List<String> ids = new ArrayList<>(reply.size());
+            for (Response r : reply) {
+                ids.add(r.type() == io.vertx.redis.client.ResponseType.NUMBER ? null : r.toString());
+            }
+            return ids;
+        });
     }
 
     /** Id of the oldest entry still pending in the group, or null when none is. */

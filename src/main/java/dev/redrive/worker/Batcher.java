@@ -13,30 +13,30 @@ import io.smallrye.mutiny.Uni;
  * first id of a batch is sent at the end of the current event-loop turn, so jobs that finish in
  * the same turn (a read's worth of quick jobs) go out in one command.
  */
-final class Batcher {
+final class Batcher<T> {
 
-    private final Function<List<String>, Uni<?>> flush;
-    private final ErrorSink onError;
+    private final Function<List<T>, Uni<?>> flush;
+    private final ErrorSink<T> onError;
     private final Consumer<Runnable> later;
-    private List<String> waiting = new ArrayList<>();
+    private List<T> waiting = new ArrayList<>();
     private List<Runnable> callbacks = new ArrayList<>();
     private boolean flushing;
 
-    interface ErrorSink {
-        void failed(List<String> ids, Throwable error);
+    interface ErrorSink<T> {
+        void failed(List<T> items, Throwable error);
     }
 
     /** @param later runs a task after the current event-loop turn */
-    Batcher(Function<List<String>, Uni<?>> flush, ErrorSink onError, Consumer<Runnable> later) {
+    Batcher(Function<List<T>, Uni<?>> flush, ErrorSink<T> onError, Consumer<Runnable> later) {
         this.flush = flush;
         this.onError = onError;
         this.later = later;
     }
 
-    /** Queues an id; {@code done} runs once the batch holding it has been sent (or failed). */
-    void add(String id, Runnable done) {
+    /** Queues an item; {@code done} runs once the batch holding it has been sent (or failed). */
+    void add(T item, Runnable done) {
         synchronized (this) {
-            waiting.add(id);
+            waiting.add(item);
             callbacks.add(done);
             if (flushing) {
                 return;
@@ -47,7 +47,7 @@ final class Batcher {
     }
 
     private void send() {
-        List<String> ids;
+        List<T> ids;
         List<Runnable> dones;
         synchronized (this) {
             if (waiting.isEmpty()) {

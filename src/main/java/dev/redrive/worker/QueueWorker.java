@@ -15,6 +15,7 @@ import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 import dev.redrive.config.QueueSpec;
+import dev.redrive.deadletter.DeadLetterRecord;
 import dev.redrive.deadletter.DeadLetters;
 import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
@@ -55,8 +56,9 @@ public final class QueueWorker {
     private final QueueMetrics metrics;
     private final Vertx vertx;
     private final Clock clock;
-    private final Batcher acks;
-    private final Batcher retries;
+    private final Batcher<String> acks;
+    private final Batcher<String> retries;
+    private final Batcher<DeadLetterRecord> parks;
 
     private final Object lock = new Object();
     private final ArrayDeque<Job> ready = new ArrayDeque<>();
@@ -77,12 +79,20 @@ public final class QueueWorker {
         this.metrics = metrics;
         this.vertx = vertx;
         this.clock = clock;
-        this.acks = new Batcher(ids -> redis.ack(spec.stream(), spec.group(), ids),
+        this.acks = new Batcher<>(ids -> redis.ack(spec.stream(), spec.group(), ids),
                 (ids, e) -> LOG.errorf(e, "could not ack %d jobs of %s; they stay pending and run again after "
                         + "stall recovery", ids.size(), spec.stream()), this::later);
-        this.retries = new Batcher(ids -> redis.transfer(spec.stream(), spec.group(), Consumers.RETRY, ids, -1),
+        this.retries = new Batcher<>(ids -> redis.transfer(spec.stream(), spec.group(), Consumers.RETRY, ids, -1),
                 (ids, e) -> LOG.errorf(e, "could not hand %d failed jobs of %s to the retry consumer; they stay "
                         + "pending under %s until stall recovery", ids.size(), spec.stream(), consumer), this::later);
+        this.parks = new Batcher<>(records -> deadLetters.parkAll(spec.deadLetters(), records, null).invoke(ids -> {
+            for (int i = 0; i < ids.size(); i++) {
+                if (ids.get(i) != null) {
+                    metrics.deadLettered(records.get(i).failureKind());
+                }
+            }
+        }), (records, e) -> LOG.errorf(e, "could not park %d jobs of %s; they stay pending and are parked on their "
+                + "next delivery", records.size(), spec.stream()), this::later);
     }
 
     public QueueSpec spec() {
@@ -274,9 +284,16 @@ public final class QueueWorker {
                 });
     }
 
+    /** Parks with the other jobs that failed in the same turn; a job a redrive sent back goes alone, counted against it. */
     private void park(Job job, String owner, String failureKind, Failure failure, Instant attemptedAt) {
-        deadLetters.park(spec, job, owner, failureKind, failure, attemptedAt).subscribe().with(dlqId -> {
-            if (dlqId != null) {
+        DeadLetterRecord record = deadLetters.record(spec, job, owner, failureKind, failure, attemptedAt);
+        String redriveTask = deadLetters.redriveTask(job, spec.stream());
+        if (redriveTask == null) {
+            parks.add(record, this::slotFreed);
+            return;
+        }
+        deadLetters.parkAll(spec.deadLetters(), List.of(record), redriveTask).subscribe().with(ids -> {
+            if (ids.get(0) != null) {
                 metrics.deadLettered(failureKind);
             }
             slotFreed();

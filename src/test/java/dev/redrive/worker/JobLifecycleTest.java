@@ -151,6 +151,26 @@ class JobLifecycleTest {
     }
 
     @Test
+    void jobsThatFailTogetherAreEachParkedOnceWithTheirOwnRecordAndCounted() {
+        long parkedBefore = parkedCounter();
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            ids.add(streams.add(STREAM, Map.of("kind", "terminal", "n", i)));
+        }
+        Await.until("40 jobs parked", BOUND, () -> ids.stream().allMatch(id -> streams.parkedCount(DLQ, id) == 1));
+        for (int i = 0; i < ids.size(); i++) {
+            StreamMessage<String, String, byte[]> parked = streams.parked(DLQ, ids.get(i)).orElseThrow();
+            assertEquals(Integer.toString(i), text(parked.payload(), "f:n"), "each record carries its own snapshot");
+        }
+        assertEquals(parkedBefore + 40, parkedCounter(), "the counters beside the stream count each park once");
+    }
+
+    private long parkedCounter() {
+        String v = redis.hash(String.class).hget(DLQ + ":stats", "parked");
+        return v == null ? 0 : Long.parseLong(v);
+    }
+
+    @Test
     void binaryPayloadIsSnapshottedByteForByte() {
         byte[] payload = new byte[512];
         for (int i = 0; i < payload.length; i++) {
