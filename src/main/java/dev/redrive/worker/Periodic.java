@@ -20,11 +20,6 @@ final class Periodic {
         timers.add(vertx.setPeriodic(Math.max(1, period.toMillis()), t -> task.run()));
     }
 
-    /** Runs the task once, soon: a re-check that should not wait for the next period. */
-    void soon(Runnable task) {
-        vertx.setTimer(1, t -> task.run());
-    }
-
     synchronized void cancel() {
         timers.forEach(vertx::cancelTimer);
         timers.clear();

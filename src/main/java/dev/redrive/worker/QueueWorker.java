@@ -68,6 +68,7 @@ public final class QueueWorker {
     private boolean pumpScheduled;
     private volatile boolean stopped = true;
     private volatile Gate gate = Gate.OPEN;
+    private volatile Runnable slotsFreed = () -> { };
 
     public QueueWorker(QueueSpec spec, String consumer, StreamAccess redis, DeadLetters deadLetters,
             Function<Job, Uni<Void>> handler, QueueMetrics metrics, Vertx vertx, Clock clock) {
@@ -167,6 +168,11 @@ public final class QueueWorker {
 
     boolean isRunning(String id) {
         return runningIds.contains(id);
+    }
+
+    /** Called once per batch of freed slots: the retry scheduler fills them when due retries wait. */
+    void onSlotsFreed(Runnable listener) {
+        this.slotsFreed = listener;
     }
 
     /** Runs claimed entries (retries due, stalled jobs) as soon as slots allow. */
@@ -327,6 +333,7 @@ public final class QueueWorker {
                     pumpScheduled = false;
                 }
                 pump();
+                slotsFreed.run();
             });
         }
     }

@@ -27,6 +27,8 @@ final class RetryScheduler {
     private final QueueSpec spec;
     private final Periodic periodic;
     private final PelPages pages;
+    /** The last look found more due retries than free slots: fill slots as soon as they free up. */
+    private volatile boolean dueWaiting;
 
     RetryScheduler(QueueWorker worker, StreamAccess redis, Vertx vertx, Clock clock) {
         this.worker = worker;
@@ -39,6 +41,11 @@ final class RetryScheduler {
 
     void start() {
         periodic.every(spec.retryPoll(), this::poll);
+        worker.onSlotsFreed(() -> {
+            if (dueWaiting) {
+                poll();
+            }
+        });
     }
 
     void stop() {
@@ -69,11 +76,9 @@ final class RetryScheduler {
                     pages.end();
                     missing.forEach(worker::parkMissing);
                     worker.offer(claimed);
-                    if (!claimed.isEmpty() && claimed.size() >= free) {
-                        // The page was full of due entries: there are more. The slots they took free
-                        // up within a round trip or two, so look again then, not at the next tick.
-                        periodic.soon(this::poll);
-                    }
+                    // A page full of due entries means more wait: look again as slots free up, not at
+                    // the next tick (the slots just filled are busy until their jobs settle).
+                    dueWaiting = !claimed.isEmpty() && claimed.size() >= free;
                 }, error -> {
                     pages.end();
                     LOG.warnf("looking for due retries of %s failed: %s", spec.stream(), error.getMessage());
