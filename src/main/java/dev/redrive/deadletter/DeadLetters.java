@@ -1,7 +1,5 @@
 package dev.redrive.deadletter;
 
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -9,8 +7,6 @@ import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-
-import org.jboss.logging.Logger;
 
 import dev.redrive.config.QueueSpec;
 import dev.redrive.job.Job;
@@ -23,8 +19,6 @@ import io.smallrye.mutiny.Uni;
 @ApplicationScoped
 public class DeadLetters {
 
-    private static final Logger LOG = Logger.getLogger(DeadLetters.class);
-
     @Inject
     StreamAccess redis;
 
@@ -33,6 +27,15 @@ public class DeadLetters {
 
     @Inject
     RedisTopology topology;
+
+    private static final long LOG_WINDOW_SECONDS = 10;
+    private final ParkLog log = new ParkLog();
+
+    /** Summarised park lines are reported when their window closes, whether or not more parks come. */
+    void startLogWindows(@jakarta.enterprise.event.Observes io.quarkus.runtime.StartupEvent event,
+            io.vertx.mutiny.core.Vertx vertx) {
+        vertx.setPeriodic(LOG_WINDOW_SECONDS * 1000, t -> log.closeWindow(LOG_WINDOW_SECONDS));
+    }
 
     /** The record of a job about to be parked from a queue. */
     public DeadLetterRecord record(QueueSpec queue, Job job, String consumer, String failureKind, Failure failure,
@@ -70,19 +73,12 @@ public class DeadLetters {
                 .invoke(ids -> {
                     for (int i = 0; i < ids.size(); i++) {
                         if (ids.get(i) != null) {
-                            logParked(deadLetters, records.get(i), ids.get(i));
+                            log.parked(deadLetters, records.get(i), ids.get(i));
                         }
                     }
                 });
     }
 
-    private static void logParked(String deadLetters, DeadLetterRecord record, String dlqId) {
-        LOG.warnf("parked job %s/%s (%s) after %d of %d attempts: %s: %s; it is %s/%s, replay with "
-                + "POST /dlq/%s/entries/%s/replay once the cause is fixed",
-                record.originStream(), record.originId(), record.failureKind(), record.attempts(),
-                record.maxAttempts(), record.errorType(), record.reason(), deadLetters, dlqId,
-                URLEncoder.encode(deadLetters, StandardCharsets.UTF_8), dlqId);
-    }
 
     public Instant now() {
         return clock.instant().truncatedTo(ChronoUnit.MILLIS);

@@ -1,0 +1,60 @@
+package dev.redrive.deadletter;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.jboss.logging.Logger;
+
+/**
+ * The operator's log line for each parked job, summarised in bursts: the first few parks of a
+ * cause (dead-letter stream and fingerprint) in a window are logged whole, the rest of that window
+ * are counted and reported in one line when it closes. An outage that parks thousands of jobs
+ * then writes a handful of lines per cause, not thousands; every record is in the stream anyway.
+ */
+final class ParkLog {
+
+    private static final Logger LOG = Logger.getLogger(DeadLetters.class);
+    static final int WHOLE_PER_WINDOW = 10;
+
+    private record Cause(String deadLetters, String fingerprint) {
+    }
+
+    private static final class Window {
+        final AtomicInteger logged = new AtomicInteger();
+        final AtomicInteger summarised = new AtomicInteger();
+        volatile String text;
+    }
+
+    private final Map<Cause, Window> windows = new ConcurrentHashMap<>();
+
+    void parked(String deadLetters, DeadLetterRecord record, String dlqId) {
+        Window window = windows.computeIfAbsent(new Cause(deadLetters, record.fingerprint().id()), c -> new Window());
+        if (window.logged.incrementAndGet() <= WHOLE_PER_WINDOW) {
+            LOG.warnf("parked job %s/%s (%s) after %d of %d attempts: %s: %s; it is %s/%s, replay with "
+                    + "POST /dlq/%s/entries/%s/replay once the cause is fixed",
+                    record.originStream(), record.originId(), record.failureKind(), record.attempts(),
+                    record.maxAttempts(), record.errorType(), record.reason(), deadLetters, dlqId,
+                    URLEncoder.encode(deadLetters, StandardCharsets.UTF_8), dlqId);
+        } else {
+            window.text = record.fingerprint().text();
+            window.summarised.incrementAndGet();
+        }
+    }
+
+    /** Closes the window: reports what was only counted, and starts counting afresh. */
+    void closeWindow(long seconds) {
+        windows.forEach((cause, window) -> {
+            int more = window.summarised.get();
+            if (more > 0) {
+                LOG.warnf("parked %d more jobs in %s in the last %d s with the same cause as above (fingerprint %s: %s); "
+                        + "GET /dlq/%s/entries?fingerprint=%s lists them", more, cause.deadLetters(), seconds,
+                        cause.fingerprint(), window.text, URLEncoder.encode(cause.deadLetters(), StandardCharsets.UTF_8),
+                        cause.fingerprint());
+            }
+        });
+        windows.clear();
+    }
+}
