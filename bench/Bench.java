@@ -372,10 +372,12 @@ public class Bench {
                 Request q = Request.cmd(Command.EVALSHA).arg(sha).arg(4).arg(origin).arg(DLQ).arg("{bench}:dlq:stats")
                         .arg("{bench-origin}:not-before").arg(GROUP).arg(id).arg("exhausted").arg("bench0000")
                         .arg("bench: always fails");
-                for (String v : new String[] {"origin-stream", STREAM, "origin-id", id, "group", GROUP, "consumer", "seed",
+                String[] record = {"origin-stream", STREAM, "origin-id", id, "group", GROUP, "consumer", "seed",
                         "job", "bench", "failure", "exhausted", "error-type", "bench", "reason", "bench handler always fails",
                         "fingerprint", "bench0000", "attempts", "3", "max-attempts", "3", "enqueued-at", now,
-                        "last-attempt-at", now, "dead-at", now, "replays", "0"}) {
+                        "last-attempt-at", now, "dead-at", now, "replays", "0"};
+                q.arg(record.length); // dead-letter.lua: a job's block ends with its record's length, then the record
+                for (String v : record) {
                     q.arg(v);
                 }
                 parks.add(q);

@@ -54,6 +54,7 @@ public class Redrives {
     private static final Logger LOG = Logger.getLogger(Redrives.class);
     private static final int PAGE = 200;
     private static final Duration CANARY_POLL = Duration.ofMillis(100);
+    private static final long RENEW_EVERY_NANOS = 500_000_000L;
 
     public enum State {
         COUNTING, CANARY, RUNNING, COMPLETED, CANCELLED, ABORTED;
@@ -335,14 +336,20 @@ public class Redrives {
         boolean paced = spec.maxPerSecond() > 0;
         int batch = paced ? Math.max(1, Math.min(200, spec.maxPerSecond() / 20)) : 200;
         long started = System.nanoTime();
+        long renewed = 0;
         long sent = 0;
         while (canaryLeft > 0) {
             List<DeadLetterEntry> chunk = store.chunk(dlq, cursor, until, PAGE).await().atMost(timeout());
             List<DeadLetterEntry> matching = chunk.stream().filter(spec.filter()::matches).toList();
             int i = 0;
             while (i < matching.size() && canaryLeft > 0) {
-                if (!claim(dlq, id)) {
-                    return false;
+                // Renewing the lease is also how a cancel or a takeover is noticed; twice a second
+                // is soon enough, and not a round trip per batch.
+                if (System.nanoTime() - renewed > RENEW_EVERY_NANOS) {
+                    if (!claim(dlq, id)) {
+                        return false;
+                    }
+                    renewed = System.nanoTime();
                 }
                 int n = (int) Math.min(Math.min(batch, matching.size() - i), canaryLeft);
                 List<DeadLetterEntry> now = matching.subList(i, i + n);
@@ -363,7 +370,9 @@ public class Redrives {
                 sent += n;
                 i += n;
                 cursor = now.get(n - 1).id();
-                hashes().hset(key, Map.of("cursor", cursor)).await().atMost(timeout());
+                // Not awaited: a cursor that lags after a crash only re-reads entries already moved
+                // (and deleted), so nothing moves twice.
+                hashes().hset(key, Map.of("cursor", cursor)).subscribe().with(ok -> { }, e -> { });
             }
             if (canaryLeft <= 0) {
                 return true;
