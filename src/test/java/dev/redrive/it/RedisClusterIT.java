@@ -59,7 +59,6 @@ class RedisClusterIT {
             Map<String, String> config = new HashMap<>(ApiUsers.config());
             config.put("quarkus.redis.client-type", "cluster");
             config.put("quarkus.redis.hosts", String.join(",", nodes.stream().map(RedisServer::url).toList()));
-            config.put("quarkus.http.port", Integer.toString(RedisServer.freePort()));
             for (String q : QUEUES) {
                 config.put("redrive.queues." + q + ".handler", "demo");
                 config.put("redrive.queues." + q + ".attempts", "3");
@@ -96,7 +95,7 @@ class RedisClusterIT {
                         dlqId = parkedIdOf(cli, "{" + q + "}:dlq", corrupt.get(q));
                     }
                     HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-                            + config.get("quarkus.http.port") + "/dlq/%7B" + q + "%7D%3Adlq/entries/" + dlqId + "/replay"))
+                            + redrive.httpPort() + "/dlq/%7B" + q + "%7D%3Adlq/entries/" + dlqId + "/replay"))
                             .header("Authorization", auth).header("Content-Type", "application/json")
                             .POST(HttpRequest.BodyPublishers.ofString("{\"fields\":{\"kind\":\"ok\"},\"note\":\"cluster\"}"))
                             .build(), HttpResponse.BodyHandlers.ofString());

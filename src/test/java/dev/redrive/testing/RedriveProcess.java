@@ -21,6 +21,8 @@ import java.util.Map;
 public final class RedriveProcess implements AutoCloseable {
 
     private final Map<String, String> properties;
+    private final Map<String, String> env = new java.util.HashMap<>();
+    private final int httpPort = RedisServer.freePort();
     private final Path log;
     private final int managementPort = RedisServer.freePort();
     private Process process;
@@ -45,18 +47,30 @@ public final class RedriveProcess implements AutoCloseable {
     public RedriveProcess start() {
         List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-XX:+UseSerialGC"));
-        cmd.add("-Dquarkus.http.port=0");
+        cmd.add("-Dquarkus.http.port=" + httpPort);
         cmd.add("-Dquarkus.management.port=" + managementPort);
         properties.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
         cmd.add("-jar");
         cmd.add(jar());
         try {
-            process = new ProcessBuilder(cmd).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+            ProcessBuilder builder = new ProcessBuilder(cmd).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            builder.environment().putAll(env);
+            process = builder.start();
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
         return this;
+    }
+
+    /** Environment variables for the process, the way a Kubernetes Secret or ConfigMap provides them. */
+    public RedriveProcess env(Map<String, String> variables) {
+        env.putAll(variables);
+        return this;
+    }
+
+    public int httpPort() {
+        return httpPort;
     }
 
     /** Waits until readiness says UP (Redis reachable, every group in place). */
