@@ -334,6 +334,9 @@ public class Redrives {
         String actor = t.getOrDefault("created-by", "redrive");
         long canaryLeft = canaryPhase ? spec.canary() - num(t, "canary-moved") : Long.MAX_VALUE;
         boolean paced = spec.maxPerSecond() > 0;
+        if (!paced && !canaryPhase) {
+            return moveUnpaced(dlq, id, spec, until, cursor, actor);
+        }
         int batch = paced ? Math.max(1, Math.min(200, spec.maxPerSecond() / 20)) : 200;
         long started = System.nanoTime();
         long renewed = 0;
@@ -389,7 +392,64 @@ public class Redrives {
     }
 
     /** Replays a batch at once (one script each); returns the moves that happened. */
+    /**
+     * No rate limit and no canary: as fast as Redis takes it. The next page is read while this one
+     * moves, and two moves are in flight; the stored cursor only ever passes pages whose move has
+     * finished, so a resumed task never skips an entry.
+     */
+    private boolean moveUnpaced(String dlq, String id, Spec spec, String until, String from, String actor) {
+        String key = RedisKeys.redriveTask(dlq, id);
+        java.util.ArrayDeque<Map.Entry<String, java.util.concurrent.CompletableFuture<List<Replays.Replayed>>>> inFlight =
+                new java.util.ArrayDeque<>();
+        java.util.concurrent.CompletableFuture<List<DeadLetterEntry>> next =
+                store.chunk(dlq, from, until, PAGE).subscribeAsCompletionStage();
+        long renewed = 0;
+        boolean leased = true;
+        try {
+            while (next != null) {
+                List<DeadLetterEntry> chunk = next.get(timeout().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+                if (chunk.isEmpty()) {
+                    break;
+                }
+                String last = chunk.get(chunk.size() - 1).id();
+                next = chunk.size() < PAGE ? null : store.chunk(dlq, last, until, PAGE).subscribeAsCompletionStage();
+                if (System.nanoTime() - renewed > RENEW_EVERY_NANOS) {
+                    if (!claim(dlq, id)) {
+                        leased = false;
+                        break;
+                    }
+                    renewed = System.nanoTime();
+                }
+                List<DeadLetterEntry> matching = chunk.stream().filter(spec.filter()::matches).toList();
+                inFlight.add(Map.entry(last, moveAllAsync(dlq, id, matching, actor).subscribeAsCompletionStage()));
+                while (inFlight.size() > 2) {
+                    settle(key, inFlight.poll());
+                }
+            }
+            while (!inFlight.isEmpty()) {
+                settle(key, inFlight.poll());
+            }
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("redrive " + id + " of " + dlq + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        return leased;
+    }
+
+    /** Waits for one page's move, then lets the stored cursor pass it. */
+    private void settle(String key, Map.Entry<String, java.util.concurrent.CompletableFuture<List<Replays.Replayed>>> page)
+            throws java.util.concurrent.ExecutionException, java.util.concurrent.TimeoutException, InterruptedException {
+        page.getValue().get(timeout().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        hashes().hset(key, Map.of("cursor", page.getKey())).await().atMost(timeout());
+    }
+
     private List<Replays.Replayed> moveAll(String dlq, String id, List<DeadLetterEntry> entries, String actor) {
+        return moveAllAsync(dlq, id, entries, actor).await().atMost(timeout());
+    }
+
+    private Uni<List<Replays.Replayed>> moveAllAsync(String dlq, String id, List<DeadLetterEntry> entries, String actor) {
         String key = RedisKeys.redriveTask(dlq, id);
         // One script call per origin in the batch: each entry is still replayed and audited on its own.
         Map<String, List<String>> byOrigin = new java.util.LinkedHashMap<>();
@@ -400,12 +460,15 @@ public class Redrives {
                     LOG.warnf("redrive %s skips %d entries of %s from %s: %s", id, ids.size(), dlq, origin, error.getMessage());
                     return new Replays.Batch(List.of(), ids.size());
                 })));
-        List<Replays.Batch> done = Uni.join().all(moves).andFailFast().await().atMost(timeout());
-        int skipped = done.stream().mapToInt(Replays.Batch::skipped).sum();
-        if (skipped > 0) {
-            hashes().hincrby(key, "skipped", skipped).await().atMost(timeout());
+        if (moves.isEmpty()) {
+            return Uni.createFrom().item(List.of());
         }
-        return done.stream().flatMap(b -> b.moved().stream()).toList();
+        return Uni.join().all(moves).andFailFast().flatMap(done -> {
+            int skipped = done.stream().mapToInt(Replays.Batch::skipped).sum();
+            List<Replays.Replayed> moved = done.stream().flatMap(b -> b.moved().stream()).toList();
+            return skipped == 0 ? Uni.createFrom().item(moved)
+                    : hashes().hincrby(key, "skipped", skipped).replaceWith(moved);
+        });
     }
 
     /**

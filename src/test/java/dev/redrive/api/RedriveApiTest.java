@@ -53,7 +53,7 @@ class RedriveApiTest {
             c.put("redrive.queues.jobs.block", "200ms");
             c.put("redrive.queues.jobs.retry-poll", "20ms");
             // Streams no worker reads: replayed jobs stay there to be counted.
-            c.put("redrive.replay.allowed-streams", "{jobs}pace,{jobs}cancel,{jobs}restart,{jobs}dry");
+            c.put("redrive.replay.allowed-streams", "{jobs}pace,{jobs}fast,{jobs}cancel,{jobs}restart,{jobs}dry");
             c.put("redrive.replay.automation-enabled", "true");
             c.put("redrive.replay.redrive-lease", "2s");
             c.put("redrive.replay.canary-timeout", "20s");
@@ -137,6 +137,17 @@ class RedriveApiTest {
         // 1500/s keeps this honest on a shared two-core CI box; the pace itself is the same code at any rate.
         assertTrue(rate >= 1200 && rate <= 1800, "moved " + rate + "/s, asked 1500/s");
         as("viewer").get("/dlq").then().body("find { it.name == '" + DLQ + "' }.byOrigin['{jobs}pace']", equalTo(null));
+    }
+
+    @Test
+    void withoutARateLimitEveryEntryMovesOnce() {
+        seed("{jobs}fast", 5_000);
+        String task = start("{\"filter\": {\"origin\": \"{jobs}fast\"}, \"maxPerSecond\": 0}");
+        JsonPath done = awaitState(task, "completed");
+        assertEquals(5_000, done.getLong("moved"));
+        assertEquals(0, done.getLong("remaining"));
+        noneTwice("{jobs}fast", 5_000);
+        assertEquals(0, parkedFrom("{jobs}fast"));
     }
 
     @Test
