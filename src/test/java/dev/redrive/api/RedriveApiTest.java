@@ -171,10 +171,9 @@ class RedriveApiTest {
         Await.until("some entries to move", BOUND, () -> status(task).getLong("moved") >= 300);
         redrives.releaseAll(); // what shutdown does: runners stop, leases are given up, the task stays unfinished
         Await.until("the runner to stop", BOUND, () -> !redrives.runsHere(DLQ, task));
-        JsonPath halfway = status(task);
-        assertEquals("running", halfway.getString("state"));
-        noneTwice("{jobs}restart", (int) halfway.getLong("moved"));
-        redrives.resumeAbandoned(); // what start-up does
+        assertEquals("running", status(task).getString("state"), "unfinished, not lost");
+        // A live replica takes the task over by itself every lease period; start-up does the same at once.
+        redrives.resumeAbandoned();
         JsonPath done = awaitState(task, "completed");
         assertEquals(3000, done.getLong("moved"));
         noneTwice("{jobs}restart", 3000);
