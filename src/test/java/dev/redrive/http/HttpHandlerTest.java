@@ -58,7 +58,10 @@ class HttpHandlerTest {
                     Map.entry("redrive.queues.refused.attempts", "2"),
                     Map.entry("redrive.queues.refused.backoff", "10ms"),
                     Map.entry("redrive.queues.refused.block", "200ms"),
-                    Map.entry("redrive.queues.refused.retry-poll", "20ms"));
+                    Map.entry("redrive.queues.refused.retry-poll", "20ms"),
+                    Map.entry("redrive.queues.early.handler", "http"),
+                    Map.entry("redrive.queues.early.http.timeout", "2s"),
+                    Map.entry("redrive.queues.early.block", "200ms"));
         }
     }
 
@@ -181,6 +184,18 @@ class HttpHandlerTest {
         assertEquals("2", text(parked, "attempts"));
         assertTrue(text(parked, "reason").startsWith("POST http://127.0.0.1:"), text(parked, "reason"));
         Await.until("the refused PEL to be empty", BOUND, () -> streams.pending("refused", "redrive") == 0);
+    }
+
+    @Test
+    void aServerThatRefusesBeforeReadingTheBodyIsAnsweredNotTimedOut() {
+        downstream.respond(r -> Answer.status(401, "no token"));
+        byte[] big = new byte[2 * 1024 * 1024];
+        java.util.Arrays.fill(big, (byte) 'x');
+        String id = streams.add("early", Map.of("payload", big));
+        StreamMessage<String, String, byte[]> parked = Await.value("the refused job to be parked", BOUND,
+                () -> streams.parked("{early}:dlq", id).orElse(null));
+        assertEquals("http-401", text(parked, "error-type"), text(parked, "reason"));
+        assertEquals("terminal", text(parked, "failure"));
     }
 
     private static String text(StreamMessage<String, String, byte[]> m, String field) {

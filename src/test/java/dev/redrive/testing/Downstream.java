@@ -82,7 +82,9 @@ public final class Downstream implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         Map<String, String> headers = new ConcurrentHashMap<>();
         exchange.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(), String.join(",", v)));
-        byte[] body = exchange.getRequestBody().readAllBytes();
+        // Path /early answers before reading the body, as servers that refuse a request early do.
+        byte[] body = exchange.getRequestURI().getPath().equals("/early") ? new byte[0]
+                : exchange.getRequestBody().readAllBytes();
         Request request = new Request(Instant.now(), exchange.getRequestURI().getPath(), headers, body);
         requests.add(request);
         Answer answer = responder.apply(request);

@@ -17,6 +17,7 @@ public class DownstreamResource implements QuarkusTestResourceLifecycleManager {
     public Map<String, String> start() {
         downstream = new Downstream(RedisServer.freePort());
         return Map.of("redrive.queues.calls.http.url", downstream.url("/jobs"),
+                "redrive.queues.early.http.url", downstream.url("/early"),
                 "redrive.queues.refused.http.url", "http://127.0.0.1:" + RedisServer.freePort() + "/jobs");
     }
 
