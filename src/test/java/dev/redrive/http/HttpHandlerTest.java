@@ -61,7 +61,10 @@ class HttpHandlerTest {
                     Map.entry("redrive.queues.refused.retry-poll", "20ms"),
                     Map.entry("redrive.queues.early.handler", "http"),
                     Map.entry("redrive.queues.early.http.timeout", "2s"),
-                    Map.entry("redrive.queues.early.block", "200ms"));
+                    Map.entry("redrive.queues.early.block", "200ms"),
+                    Map.entry("redrive.queues.spare.handler", "http"),
+                    Map.entry("redrive.queues.spare.http.timeout", "2s"),
+                    Map.entry("redrive.queues.spare.block", "200ms"));
         }
     }
 
@@ -196,6 +199,28 @@ class HttpHandlerTest {
                 () -> streams.parked("{early}:dlq", id).orElse(null));
         assertEquals("http-401", text(parked, "error-type"), text(parked, "reason"));
         assertEquals("terminal", text(parked, "failure"));
+    }
+
+    @Inject
+    io.vertx.mutiny.core.Vertx vertx;
+
+    @Test
+    void aVertxServerThatAnswersBeforeReadingTheBodyIsAnsweredEveryTime() {
+        var server = vertx.createHttpServer()
+                .requestHandler(req -> req.response().setStatusCode(204).endAndForget())
+                .listenAndAwait(DownstreamResource.SPARE_PORT, "127.0.0.1");
+        try {
+            List<String> ids = new java.util.ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                ids.add(streams.add("spare", Map.of("payload", i % 2 == 0 ? "{\"n\":" + i + "}" : "x".repeat(512 * 1024))));
+            }
+            Await.until("the spare queue to settle", BOUND, () -> streams.pending("spare", "redrive") == 0);
+            for (String id : ids) {
+                assertEquals(0, streams.parkedCount("{spare}:dlq", id), "job " + id + " completed");
+            }
+        } finally {
+            server.closeAndAwait();
+        }
     }
 
     private static String text(StreamMessage<String, String, byte[]> m, String field) {

@@ -12,12 +12,15 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 public class DownstreamResource implements QuarkusTestResourceLifecycleManager {
 
     private Downstream downstream;
+    /** A free port for a test's own server (e.g. one that answers before reading the body). */
+    public static final int SPARE_PORT = RedisServer.freePort();
 
     @Override
     public Map<String, String> start() {
         downstream = new Downstream(RedisServer.freePort());
         return Map.of("redrive.queues.calls.http.url", downstream.url("/jobs"),
                 "redrive.queues.early.http.url", downstream.url("/early"),
+                "redrive.queues.spare.http.url", "http://127.0.0.1:" + SPARE_PORT + "/jobs",
                 "redrive.queues.refused.http.url", "http://127.0.0.1:" + RedisServer.freePort() + "/jobs");
     }
 
