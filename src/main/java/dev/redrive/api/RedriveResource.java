@@ -82,7 +82,8 @@ public class RedriveResource {
                     + "that match and were parked before the request, oldest first, each with the atomic replay "
                     + "(so no entry moves twice, even across a restart, which resumes the task from its cursor). With "
                     + "a canary, moves the first `canary` entries, waits until their jobs are done or parked again, and "
-                    + "aborts by itself when more than maxRefailRate of them came back. dryRun only counts.")
+                    + "aborts by itself when more than maxRefailRate of them came back. dryRun only counts. "
+                    + "maxPerSecond defaults to 100; 0 means no limit.")
     @APIResponse(responseCode = "202", description = "Started; poll the Location")
     @APIResponse(responseCode = "400", description = "Malformed body or filter",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))

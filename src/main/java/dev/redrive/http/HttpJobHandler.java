@@ -64,11 +64,6 @@ public final class HttpJobHandler implements JobHandler {
                 .build();
     }
 
-    /** Name under which SmallRye's CircuitBreakerMaintenance knows this queue's breaker. */
-    public static String circuitName(String queue) {
-        return "redrive-" + queue;
-    }
-
     @Override
     public Uni<Void> handle(Job job) {
         return guard.get(() -> call(job));

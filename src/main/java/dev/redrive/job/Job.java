@@ -56,8 +56,4 @@ public record Job(String queue, String stream, String id, int attempt, int maxAt
     public Instant enqueuedAt() {
         return EntryIds.timestamp(id);
     }
-
-    public boolean isLastAttempt() {
-        return attempt >= maxAttempts;
-    }
 }

@@ -31,14 +31,6 @@ public final class RedisKeys {
         return slotPrefix(deadLetters) + ":stats";
     }
 
-    /**
-     * Marker that a job was already copied to a dead-letter stream in another hash slot, so the
-     * second step of a cross-slot move can be repeated safely.
-     */
-    public static String parkedMarker(String deadLetters, String stream, String id) {
-        return slotPrefix(deadLetters) + ":parked:" + stream + "/" + id;
-    }
-
     /** The audit trail of a dead-letter stream: every replay, discard and redrive, with who and why. */
     public static String audit(String deadLetters) {
         return slotPrefix(deadLetters) + ":audit";

@@ -44,10 +44,12 @@ public class StreamAccess {
 
     private ReactiveStreamCommands<String, String, byte[]> streams;
 
+    @jakarta.annotation.PostConstruct
+    void init() {
+        streams = redis.stream(String.class, String.class, byte[].class);
+    }
+
     ReactiveStreamCommands<String, String, byte[]> streams() {
-        if (streams == null) {
-            streams = redis.stream(String.class, String.class, byte[].class);
-        }
         return streams;
     }
 

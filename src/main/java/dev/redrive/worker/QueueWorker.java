@@ -114,10 +114,6 @@ public final class QueueWorker {
         stopped = true;
     }
 
-    public boolean stopped() {
-        return stopped;
-    }
-
     /** True once nothing of this worker is running, waiting to run, or being read. */
     public boolean idle() {
         synchronized (lock) {
