@@ -1,145 +1,117 @@
--- replay.lua: send one parked job back to its origin stream, in one atomic step.
+-- replay.lua: find dead letters and send them back to their origin stream.
 --
--- Reads the dead-letter entry here, so what goes back is the snapshot byte for byte (patched
--- only where the operator asked). Adding the new entry, deleting the dead letter, counting it out
--- and writing the audit record happen together: two operators replaying the same entry at the
--- same moment get one job between them, and a second replay finds the entry gone.
+-- One file holds the filter and the replay, so a listing, a redrive's count and a redrive's moves
+-- can never disagree about which entries match, and a single replay and a bulk one are the same
+-- step. A redrive runs here page by page: its entries never travel to the service and back, and
+-- its cursor and counters change in the same step as the moves, so a runner that dies or loses
+-- its lease can neither skip an entry nor move one twice.
 --
--- KEYS[1]  dead-letter stream
--- KEYS[2]  its stats hash                  (same hash slot)
--- KEYS[3]  its audit stream                (same hash slot)
--- KEYS[4]  the origin stream the record names (same hash slot; the caller checks)
--- KEYS[5]  the answer key of the request's Idempotency-Key (same hash slot; unused when ARGV[5] is '')
--- KEYS[6]  optional: the redrive task hash this move belongs to (same hash slot)
--- ARGV[1]  dead-letter entry id; a bulk redrive passes several, comma-separated, in stream order,
---          all of one origin (then ARGV[5] is '' and there is no patch). A batch is read with one
---          XRANGE and deleted and counted out with one call per key, so a move costs Redis a
---          fraction of a single replay; each entry still gets its own new entry and audit record.
--- ARGV[2]  who asks (the principal, for the audit record)
--- ARGV[3]  when (ISO-8601, for the audit record)
--- ARGV[4]  note (why; may be '')
--- ARGV[5]  the request's Idempotency-Key, or ''
--- ARGV[6]  seconds the answer to that key is kept
--- ARGV[7]  redrive task id, or '' (tags the new entry with redrive-task = <dlq>/<task>)
--- ARGV[8..] patched or added fields, as name, value pairs (values are any bytes)
+-- Replaying an entry reads it here, so what goes back is the snapshot byte for byte (patched only
+-- where the operator asked). Adding the new entry, deleting the dead letter, counting it out and
+-- writing the audit record happen together: two operators replaying the same entry at the same
+-- moment get one job between them, and a second replay finds the entry gone.
 --
--- Returns, for one id, an array whose first item names the outcome; for several,
---   { 'batch', { outcome of the first id }, { outcome of the second }, ... }
--- Outcomes:
---   { 'replayed', new entry id }
---   { 'again', new entry id, stream } the same Idempotency-Key already replayed this entry
---   { 'key-reused', entry id }   the Idempotency-Key was used for another entry
---   { 'gone' }                   no such dead-letter entry (never parked, or already replayed or discarded)
---   { 'no-snapshot' }            the job was trimmed before it was parked: nothing to send back
---   { 'origin-mismatch', origin } KEYS[4] is not the record's origin stream
+-- ARGV[1] says what to do; every key of a call is in the dead-letter stream's hash slot.
+--
+-- 'one': replay one entry.
+--   KEYS  dead-letter stream, its stats hash, its audit stream, the origin stream the record names
+--         (the caller checked it may write there), the answer key of the request's Idempotency-Key
+--   ARGV  [2] entry id, [3] who asks (for the audit record), [4] when (ISO-8601), [5] note (may be ''),
+--         [6] the request's Idempotency-Key or '', [7] seconds its answer is kept,
+--         [8..] patched or added fields as name, value pairs (values are any bytes)
+--   Returns { 'replayed', new id } | { 'again', new id, stream } (same Idempotency-Key, same entry)
+--         | { 'key-reused', entry id } (the key answered another entry) | { 'gone' } (never parked,
+--         or already replayed or discarded) | { 'no-snapshot' } (trimmed before it was parked)
+--         | { 'origin-mismatch', origin } (KEYS[4] is not the record's origin)
+--
+-- 'list': a page of matching entries, oldest or newest first, for a listing.
+--   KEYS  dead-letter stream
+--   ARGV  [2..8] the filter (below), [9] 'newest' or 'oldest', [10] cursor (exclusive) or '',
+--         [11] entries wanted, [12] entries to examine at most
+--   Returns { next cursor or '' at the end, entries examined, { id, fields }, ... }
+--
+-- 'count': the next page of a redrive's count.
+--   KEYS  dead-letter stream, the redrive task hash
+--   ARGV  [2..8] the filter, [9] the runner (must hold the task), [10] entries to examine at most
+--   Returns { 'stopped' } (finished, cancelled, or another runner holds it) | { 'ok', 1 when done }
+--
+-- 'step': the next page of a redrive's moves.
+--   KEYS  dead-letter stream, its stats hash, its audit stream, the redrive task hash, the task's
+--         canary list, then every stream a replay may write to in this hash slot
+--   ARGV  [2..8] the filter, [9] the runner, [10] who started the task, [11] when, [12] note,
+--         [13] task id, [14] entries to examine at most, [15] entries to move at most (the pace)
+--   In the canary phase it moves no more than the canary still needs and lists what it moved.
+--   Matching entries it can't move (origin not writable here, no snapshot) count as skipped.
+--   Returns { 'stopped' } | { 'ok', 1 when done (the canary is full, or the task's end is
+--   reached), entries moved }
+--
+-- The filter, '' meaning any: origin stream, job, failure kind, fingerprint, dead from (inclusive)
+-- and dead to (exclusive) as normalised times (below), entry ids comma-separated.
 
-local dlq, stats, audit, origin, answerKey, task = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
-local ids, actor, at, note, idemKey, ttl, taskId = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7]
-
-if idemKey ~= '' then
-  local prior = redis.call('GET', answerKey)
-  if prior then
-    local sep = string.find(prior, ' ', 1, true)
-    local sep2 = string.find(prior, ' ', sep + 1, true)
-    if string.sub(prior, 1, sep - 1) == ids then
-      return { 'again', string.sub(prior, sep + 1, sep2 - 1), string.sub(prior, sep2 + 1) }
-    end
-    return { 'key-reused', string.sub(prior, 1, sep - 1) }
-  end
-end
-
-local patch, patchOrder = {}, {}
-for i = 8, #ARGV, 2 do
-  if patch[ARGV[i]] == nil then
-    patchOrder[#patchOrder + 1] = ARGV[i]
-  end
-  patch[ARGV[i]] = ARGV[i + 1]
-end
-
+local mode = ARGV[1]
+local dlq = KEYS[1]
 
 -- Fields redrive itself sets on the new entry; a stale copy in the snapshot is dropped.
 local own = { ['replay-of'] = true, ['redrive-replays'] = true, ['redrive-task'] = true }
 
--- Deletions and counter changes are gathered and applied once at the end.
-local deleted, deltas, deltaOrder, moved = {}, {}, {}, 0
+-- The record's own fields by name; the snapshot's fields carry the prefix f:.
+local function recordOf(flat)
+  local record = {}
+  for i = 1, #flat, 2 do
+    if string.byte(flat[i], 1) ~= 102 or string.byte(flat[i], 2) ~= 58 then -- not 'f:'
+      record[flat[i]] = flat[i + 1]
+    end
+  end
+  return record
+end
+
+-- An ISO-8601 instant as Java writes it (0, 3, 6 or 9 fraction digits) made comparable as text:
+-- 2024-05-01T12:00:00.500000000. Unreadable text matches no time range.
+local function normalise(t)
+  if not t then
+    return nil
+  end
+  local base, fraction = string.match(t, '^(%d%d%d%d%-%d%d%-%d%dT%d%d:%d%d:%d%d)%.?(%d*)Z$')
+  if not base or #fraction > 9 then
+    return nil
+  end
+  return base .. '.' .. fraction .. string.rep('0', 9 - #fraction)
+end
+
+local function filterAt(at)
+  local f = { origin = ARGV[at], job = ARGV[at + 1], failure = ARGV[at + 2], fingerprint = ARGV[at + 3],
+    from = ARGV[at + 4], to = ARGV[at + 5] }
+  if ARGV[at + 6] ~= '' then
+    f.ids = {}
+    for one in string.gmatch(ARGV[at + 6], '[^,]+') do
+      f.ids[one] = true
+    end
+  end
+  return f
+end
+
+local function matches(f, id, record)
+  if f.origin ~= '' and record['origin-stream'] ~= f.origin then return false end
+  if f.job ~= '' and record['job'] ~= f.job then return false end
+  if f.failure ~= '' and record['failure'] ~= f.failure then return false end
+  if f.fingerprint ~= '' and record['fingerprint'] ~= f.fingerprint then return false end
+  if f.ids and not f.ids[id] then return false end
+  if f.from ~= '' or f.to ~= '' then
+    local dead = normalise(record['dead-at'])
+    if not dead or (f.from ~= '' and dead < f.from) or (f.to ~= '' and dead >= f.to) then return false end
+  end
+  return true
+end
+
+-- Deletions and counter changes are gathered and applied once at the end of a call.
+local stats, audit = KEYS[2], KEYS[3]
+local deleted, deltas, deltaOrder = {}, {}, {}
 local function countOut(field)
   if deltas[field] == nil then
     deltas[field] = 0
     deltaOrder[#deltaOrder + 1] = field
   end
   deltas[field] = deltas[field] - 1
-end
-
-local function replayEntry(id, flat)
-  local record, snapshot = {}, {}
-  for i = 1, #flat, 2 do
-    local name, value = flat[i], flat[i + 1]
-    if string.sub(name, 1, 2) == 'f:' then
-      snapshot[#snapshot + 1] = { string.sub(name, 3), value }
-    else
-      record[name] = value
-    end
-  end
-  if record['origin-stream'] ~= origin then
-    return { 'origin-mismatch', record['origin-stream'] or '' }
-  end
-  if record['snapshot'] == 'missing' then
-    return { 'no-snapshot' }
-  end
-
-
-  local args = { origin, '*' }
-  local present = {}
-  for _, field in ipairs(snapshot) do
-    local name = field[1]
-    if not own[name] then
-      args[#args + 1] = name
-      if patch[name] ~= nil then
-        args[#args + 1] = patch[name]
-      else
-        args[#args + 1] = field[2]
-      end
-      present[name] = true
-    end
-  end
-  for _, name in ipairs(patchOrder) do
-    if not present[name] and not own[name] then
-      args[#args + 1] = name
-      args[#args + 1] = patch[name]
-      present[name] = true
-    end
-  end
-  -- Handlers deduplicate on this key: a replay must look like the same job, not a new one.
-  if not present['idempotency-key'] then
-    args[#args + 1] = 'idempotency-key'
-    args[#args + 1] = origin .. '/' .. record['origin-id']
-  end
-  args[#args + 1] = 'replay-of'
-  args[#args + 1] = dlq .. '/' .. id
-  args[#args + 1] = 'redrive-replays'
-  args[#args + 1] = tostring((tonumber(record['replays']) or 0) + 1)
-  if taskId ~= '' then
-    args[#args + 1] = 'redrive-task'
-    args[#args + 1] = dlq .. '/' .. taskId
-  end
-
-  local newId = redis.call('XADD', unpack(args))
-  deleted[#deleted + 1] = id
-
-  countOut('parked')
-  countOut('failure:' .. (record['failure'] or ''))
-  countOut('origin:' .. origin)
-  countOut('fingerprint:' .. (record['fingerprint'] or ''))
-
-  redis.call('XADD', audit, '*', 'action', 'replay', 'actor', actor, 'at', at, 'note', note,
-    'dlq', dlq, 'dlq-id', id, 'new-id', newId, 'origin-stream', origin, 'origin-id', record['origin-id'] or '',
-    'patched', table.concat(patchOrder, ','), 'task', taskId)
-
-  if idemKey ~= '' then
-    redis.call('SET', answerKey, id .. ' ' .. newId .. ' ' .. origin, 'EX', tonumber(ttl))
-  end
-  moved = moved + 1
-  return { 'replayed', newId }
 end
 
 local function flush()
@@ -154,29 +126,225 @@ local function flush()
       end
     end
   end
-  if task and taskId ~= '' and moved > 0 then
-    redis.call('HINCRBY', task, 'moved', moved)
+end
+
+-- Sends one entry back to its origin: a new entry there, the dead letter gone, counted out and
+-- audited. `how` carries who, when, note, patch and task; returns the new entry id.
+local function replayEntry(id, flat, record, origin, how)
+  local args = { origin, '*' }
+  local present = {}
+  for i = 1, #flat, 2 do
+    local name = flat[i]
+    if string.sub(name, 1, 2) == 'f:' then
+      name = string.sub(name, 3)
+      if not own[name] then
+        args[#args + 1] = name
+        if how.patch[name] ~= nil then
+          args[#args + 1] = how.patch[name]
+        else
+          args[#args + 1] = flat[i + 1]
+        end
+        present[name] = true
+      end
+    end
   end
+  for _, name in ipairs(how.patchOrder) do
+    if not present[name] and not own[name] then
+      args[#args + 1] = name
+      args[#args + 1] = how.patch[name]
+      present[name] = true
+    end
+  end
+  -- Handlers deduplicate on this key: a replay must look like the same job, not a new one.
+  if not present['idempotency-key'] then
+    args[#args + 1] = 'idempotency-key'
+    args[#args + 1] = origin .. '/' .. record['origin-id']
+  end
+  args[#args + 1] = 'replay-of'
+  args[#args + 1] = dlq .. '/' .. id
+  args[#args + 1] = 'redrive-replays'
+  args[#args + 1] = tostring((tonumber(record['replays']) or 0) + 1)
+  if how.task ~= '' then
+    args[#args + 1] = 'redrive-task'
+    args[#args + 1] = dlq .. '/' .. how.task
+  end
+
+  local newId = redis.call('XADD', unpack(args))
+  deleted[#deleted + 1] = id
+  countOut('parked')
+  countOut('failure:' .. (record['failure'] or ''))
+  countOut('origin:' .. origin)
+  countOut('fingerprint:' .. (record['fingerprint'] or ''))
+  redis.call('XADD', audit, '*', 'action', 'replay', 'actor', how.actor, 'at', how.at, 'note', how.note,
+    'dlq', dlq, 'dlq-id', id, 'new-id', newId, 'origin-stream', origin, 'origin-id', record['origin-id'] or '',
+    'patched', table.concat(how.patchOrder, ','), 'task', how.task)
+  return newId
 end
 
-if not string.find(ids, ',', 1, true) then
-  local entry = redis.call('XRANGE', dlq, ids, ids)
-  local result = #entry == 0 and { 'gone' } or replayEntry(ids, entry[1][2])
+-- A redrive's runner goes on only while it holds the task in the state it works on.
+local function holds(task, owner, states)
+  local state = redis.call('HGET', task, 'state')
+  return states[state] and redis.call('HGET', task, 'owner') == owner, state
+end
+
+local function after(cursor)
+  return (cursor and cursor ~= '') and '(' .. cursor or '-'
+end
+
+if mode == 'one' then
+  local origin, answerKey = KEYS[4], KEYS[5]
+  local id, idemKey, ttl = ARGV[2], ARGV[6], ARGV[7]
+  if idemKey ~= '' then
+    local prior = redis.call('GET', answerKey)
+    if prior then
+      local sep = string.find(prior, ' ', 1, true)
+      local sep2 = string.find(prior, ' ', sep + 1, true)
+      if string.sub(prior, 1, sep - 1) == id then
+        return { 'again', string.sub(prior, sep + 1, sep2 - 1), string.sub(prior, sep2 + 1) }
+      end
+      return { 'key-reused', string.sub(prior, 1, sep - 1) }
+    end
+  end
+  local entry = redis.call('XRANGE', dlq, id, id)
+  if #entry == 0 then
+    return { 'gone' }
+  end
+  local flat = entry[1][2]
+  local record = recordOf(flat)
+  if record['origin-stream'] ~= origin then
+    return { 'origin-mismatch', record['origin-stream'] or '' }
+  end
+  if record['snapshot'] == 'missing' then
+    return { 'no-snapshot' }
+  end
+  local how = { actor = ARGV[3], at = ARGV[4], note = ARGV[5], task = '', patch = {}, patchOrder = {} }
+  for i = 8, #ARGV, 2 do
+    if how.patch[ARGV[i]] == nil then
+      how.patchOrder[#how.patchOrder + 1] = ARGV[i]
+    end
+    how.patch[ARGV[i]] = ARGV[i + 1]
+  end
+  local newId = replayEntry(id, flat, record, origin, how)
   flush()
-  return result
+  if idemKey ~= '' then
+    redis.call('SET', answerKey, id .. ' ' .. newId .. ' ' .. origin, 'EX', tonumber(ttl))
+  end
+  return { 'replayed', newId }
 end
 
-local list = {}
-for one in string.gmatch(ids, '[^,]+') do
-  list[#list + 1] = one
+local filter = filterAt(2)
+
+if mode == 'list' then
+  local newest, cursor, wanted, budget = ARGV[9] == 'newest', ARGV[10], tonumber(ARGV[11]), tonumber(ARGV[12])
+  local out = { '', 0 }
+  local examined, found = 0, 0
+  while examined < budget do
+    local ask = math.min(100, budget - examined)
+    local page
+    if newest then
+      page = redis.call('XREVRANGE', dlq, cursor ~= '' and '(' .. cursor or '+', '-', 'COUNT', ask)
+    else
+      page = redis.call('XRANGE', dlq, after(cursor), '+', 'COUNT', ask)
+    end
+    for _, entry in ipairs(page) do
+      examined = examined + 1
+      cursor = entry[1]
+      if matches(filter, entry[1], recordOf(entry[2])) then
+        out[#out + 1] = entry
+        found = found + 1
+        if found == wanted then
+          out[1], out[2] = cursor, examined
+          return out
+        end
+      end
+    end
+    if #page < ask then
+      out[2] = examined
+      return out
+    end
+  end
+  out[1], out[2] = cursor, examined
+  return out
 end
-local found = {}
-for _, entry in ipairs(redis.call('XRANGE', dlq, list[1], list[#list])) do
-  found[entry[1]] = entry[2]
+
+if mode == 'count' then
+  local task, owner, budget = KEYS[2], ARGV[9], tonumber(ARGV[10])
+  if not holds(task, owner, { counting = true }) then
+    return { 'stopped' }
+  end
+  local page = redis.call('XRANGE', dlq, after(redis.call('HGET', task, 'count-cursor')),
+    redis.call('HGET', task, 'until'), 'COUNT', budget)
+  local matched = 0
+  for _, entry in ipairs(page) do
+    if matches(filter, entry[1], recordOf(entry[2])) then
+      matched = matched + 1
+    end
+  end
+  if #page > 0 then
+    redis.call('HSET', task, 'count-cursor', page[#page][1])
+    redis.call('HINCRBY', task, 'matched', matched)
+  end
+  return { 'ok', #page < budget and 1 or 0 }
 end
-local results = { 'batch' }
-for _, one in ipairs(list) do
-  results[#results + 1] = found[one] and replayEntry(one, found[one]) or { 'gone' }
+
+if mode == 'step' then
+  local task, canaryList = KEYS[4], KEYS[5]
+  local owner, budget, limit = ARGV[9], tonumber(ARGV[14]), tonumber(ARGV[15])
+  local held, state = holds(task, owner, { canary = true, running = true })
+  if not held then
+    return { 'stopped' }
+  end
+  local canary = state == 'canary'
+  if canary then
+    limit = math.min(limit, tonumber(redis.call('HGET', task, 'canary')) - tonumber(redis.call('HGET', task, 'canary-moved') or '0'))
+  end
+  local writable = {}
+  for i = 6, #KEYS do
+    writable[KEYS[i]] = true
+  end
+  local how = { actor = ARGV[10], at = ARGV[11], note = ARGV[12], task = ARGV[13], patch = {}, patchOrder = {} }
+  local moved, skipped, cursor = 0, 0, nil
+  local page = {}
+  if limit > 0 then
+    page = redis.call('XRANGE', dlq, after(redis.call('HGET', task, 'cursor')), redis.call('HGET', task, 'until'),
+      'COUNT', budget)
+  end
+  local examined = 0
+  for _, entry in ipairs(page) do
+    if moved >= limit then
+      break
+    end
+    examined = examined + 1
+    cursor = entry[1]
+    local record = recordOf(entry[2])
+    if matches(filter, entry[1], record) then
+      local origin = record['origin-stream']
+      if not writable[origin] or record['snapshot'] == 'missing' then
+        skipped = skipped + 1
+      else
+        local newId = replayEntry(entry[1], entry[2], record, origin, how)
+        moved = moved + 1
+        if canary then
+          redis.call('RPUSH', canaryList, origin .. ' ' .. newId)
+        end
+      end
+    end
+  end
+  flush()
+  if cursor then
+    redis.call('HSET', task, 'cursor', cursor)
+  end
+  if moved > 0 then
+    redis.call('HINCRBY', task, 'moved', moved)
+    if canary then
+      redis.call('HINCRBY', task, 'canary-moved', moved)
+    end
+  end
+  if skipped > 0 then
+    redis.call('HINCRBY', task, 'skipped', skipped)
+  end
+  local done = (canary and moved >= limit) or (examined == #page and #page < budget)
+  return { 'ok', done and 1 or 0, moved }
 end
-flush()
-return results
+
+return redis.error_reply('replay.lua: unknown mode ' .. tostring(mode))

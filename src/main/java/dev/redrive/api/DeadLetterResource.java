@@ -186,7 +186,7 @@ public class DeadLetterResource {
             throw ProblemException.badRequest("Idempotency-Key must be 1 to 200 characters");
         }
         Replays.Request request = new Replays.Request(dlq, id, parsed.patch(), parsed.note(), Callers.name(identity),
-                idempotencyKey, null);
+                idempotencyKey);
         return replays.replay(request).map(done -> {
             Map<String, Object> answer = new LinkedHashMap<>();
             answer.put("id", done.newId());

@@ -13,7 +13,11 @@ public class DeadLetterMetrics {
     MeterRegistry registry;
 
     public void replayed(String deadLetters) {
-        registry.counter("redrive.dlq.replayed", "dlq", deadLetters).increment();
+        replayed(deadLetters, 1);
+    }
+
+    public void replayed(String deadLetters, long n) {
+        registry.counter("redrive.dlq.replayed", "dlq", deadLetters).increment(n);
     }
 
     public void discarded(String deadLetters) {

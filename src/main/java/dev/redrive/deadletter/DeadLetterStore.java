@@ -2,23 +2,24 @@ package dev.redrive.deadletter;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.function.Function;
-import java.util.function.Predicate;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import dev.redrive.config.RedriveConfig;
+import dev.redrive.redis.LuaScripts;
 import dev.redrive.redis.RedisKeys;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.redis.datasource.stream.ReactiveStreamCommands;
 import io.quarkus.redis.datasource.stream.StreamMessage;
 import io.quarkus.redis.datasource.stream.StreamRange;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Response;
 
 /**
  * Reads dead-letter streams, their counters and their audit trails. Every read is bounded: the
@@ -28,9 +29,6 @@ import io.smallrye.mutiny.Uni;
 @ApplicationScoped
 public class DeadLetterStore {
 
-    /** Entries fetched per round trip while a listing scans. */
-    private static final int CHUNK = 100;
-
     @Inject
     ReactiveRedisDataSource redis;
 
@@ -39,6 +37,9 @@ public class DeadLetterStore {
 
     @Inject
     ReplayTargets targets;
+
+    @Inject
+    LuaScripts scripts;
 
     private ReactiveStreamCommands<String, String, byte[]> streams;
 
@@ -97,67 +98,48 @@ public class DeadLetterStore {
                         : Optional.of(DeadLetterEntry.of(found.get(0).id(), found.get(0).payload())));
     }
 
-    /** A page of dead letters matching the filter, newest or oldest first, after the cursor. */
+    /**
+     * A page of dead letters matching the filter, newest or oldest first, after the cursor. The
+     * filter runs in replay.lua, the same code that picks what a redrive moves.
+     */
     public Uni<Page<DeadLetterEntry>> page(String deadLetters, EntryFilter filter, boolean newestFirst, int count,
             String after) {
-        return scan(deadLetters, newestFirst, after, count, config.replay().scanLimit(),
-                m -> DeadLetterEntry.of(m.id(), m.payload()), filter::matches);
+        List<String> args = new ArrayList<>();
+        args.add("list");
+        args.addAll(filter.scriptArgs());
+        args.addAll(List.of(newestFirst ? "newest" : "oldest", after == null ? "" : after, Integer.toString(count),
+                Integer.toString(config.replay().scanLimit())));
+        return scripts.run(LuaScripts.Script.REPLAY, List.of(deadLetters), args).map(reply -> {
+            List<DeadLetterEntry> items = new ArrayList<>(reply.size() - 2);
+            for (int i = 2; i < reply.size(); i++) {
+                items.add(entryOf(reply.get(i)));
+            }
+            String next = reply.get(0).toString();
+            return new Page<>(items, next.isEmpty() ? null : next, reply.get(1).toInteger());
+        });
+    }
+
+    /** An entry as a script returns it: { id, { name, value, ... } }. */
+    private static DeadLetterEntry entryOf(Response entry) {
+        Response flat = entry.get(1);
+        Map<String, byte[]> fields = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < flat.size(); i += 2) {
+            fields.put(flat.get(i).toString(), flat.get(i + 1).toBytes());
+        }
+        return DeadLetterEntry.of(entry.get(0).toString(), fields);
     }
 
     /** A page of the audit trail, newest first. */
     public Uni<Page<StreamMessage<String, String, byte[]>>> audit(String deadLetters, int count, String after) {
-        return scan(RedisKeys.audit(deadLetters), true, after, count, config.replay().scanLimit(), m -> m, m -> true);
-    }
-
-    /**
-     * Entries from the cursor (exclusive) towards the end, oldest first, up to and including
-     * {@code until}: what a redrive works through.
-     */
-    public Uni<List<DeadLetterEntry>> chunk(String deadLetters, String after, String until, int count) {
-        String from = after == null ? "-" : "(" + after;
-        return streams().xrange(deadLetters, StreamRange.of(from, until), count)
-                .map(found -> found.stream().map(m -> DeadLetterEntry.of(m.id(), m.payload())).toList());
+        return streams().xrevrange(RedisKeys.audit(deadLetters), StreamRange.of(after == null ? "+" : "(" + after, "-"), count)
+                .map(found -> new Page<>(found, found.size() < count ? null : found.get(found.size() - 1).id(),
+                        found.size()));
     }
 
     /** Id of the newest entry, or null when the stream is empty. */
     public Uni<String> newestId(String deadLetters) {
         return streams().xrevrange(deadLetters, StreamRange.of("+", "-"), 1)
                 .map(found -> found.isEmpty() ? null : found.get(0).id());
-    }
-
-    private <T> Uni<Page<T>> scan(String key, boolean newestFirst, String after, int count, int budget,
-            Function<StreamMessage<String, String, byte[]>, T> convert, Predicate<T> keep) {
-        return scanFrom(key, newestFirst, after, count, budget, convert, keep, new ArrayList<>(), 0);
-    }
-
-    private <T> Uni<Page<T>> scanFrom(String key, boolean newestFirst, String after, int count, int budget,
-            Function<StreamMessage<String, String, byte[]>, T> convert, Predicate<T> keep, List<T> items, int examined) {
-        int ask = Math.min(CHUNK, budget - examined);
-        Uni<List<StreamMessage<String, String, byte[]>>> read = newestFirst
-                ? streams().xrevrange(key, StreamRange.of(after == null ? "+" : "(" + after, "-"), ask)
-                : streams().xrange(key, StreamRange.of(after == null ? "-" : "(" + after, "+"), ask);
-        return read.flatMap(found -> {
-            int seen = examined;
-            String last = after;
-            for (StreamMessage<String, String, byte[]> m : found) {
-                seen++;
-                last = m.id();
-                T item = convert.apply(m);
-                if (keep.test(item)) {
-                    items.add(item);
-                    if (items.size() == count) {
-                        return Uni.createFrom().item(new Page<>(items, last, seen));
-                    }
-                }
-            }
-            if (found.size() < ask) {
-                return Uni.createFrom().item(new Page<>(items, null, seen));
-            }
-            if (seen >= budget) {
-                return Uni.createFrom().item(new Page<>(items, last, seen));
-            }
-            return scanFrom(key, newestFirst, last, count, budget, convert, keep, items, seen);
-        });
     }
 
     private static java.time.Instant deadAt(List<StreamMessage<String, String, byte[]>> one) {

@@ -1,6 +1,8 @@
 package dev.redrive.deadletter;
 
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Set;
 
@@ -24,28 +26,24 @@ public record EntryFilter(String origin, String job, String failure, String fing
         ids = ids == null ? List.of() : List.copyOf(ids);
     }
 
-    public boolean matches(DeadLetterEntry e) {
-        if (origin != null && !origin.equals(e.originStream())) {
-            return false;
-        }
-        if (job != null && !job.equals(e.job())) {
-            return false;
-        }
-        if (failure != null && !failure.equals(e.failure())) {
-            return false;
-        }
-        if (fingerprint != null && !fingerprint.equals(e.fingerprint())) {
-            return false;
-        }
-        if (!ids.isEmpty() && !ids.contains(e.id())) {
-            return false;
-        }
-        if (deadFrom != null || deadTo != null) {
-            Instant dead = e.deadAt();
-            if (dead == null || deadFrom != null && dead.isBefore(deadFrom) || deadTo != null && !dead.isBefore(deadTo)) {
-                return false;
-            }
-        }
-        return true;
+    /**
+     * The filter as replay.lua takes it (the filter is applied there, so a listing, a count and a
+     * redrive agree): origin, job, failure, fingerprint, dead from, dead to, ids; '' means any.
+     */
+    List<String> scriptArgs() {
+        return List.of(orEmpty(origin), orEmpty(job), orEmpty(failure), orEmpty(fingerprint), comparable(deadFrom),
+                comparable(deadTo), String.join(",", ids));
+    }
+
+    /** An instant as replay.lua compares them: fixed-width text, nine fraction digits, UTC. */
+    static String comparable(Instant at) {
+        return at == null ? "" : COMPARABLE.format(at);
+    }
+
+    private static final DateTimeFormatter COMPARABLE =
+            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSSSSS").withZone(ZoneOffset.UTC);
+
+    private static String orEmpty(String s) {
+        return s == null ? "" : s;
     }
 }

@@ -4,15 +4,20 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -44,15 +49,19 @@ import io.vertx.mutiny.redis.client.Response;
  * stops after counting.
  * <p>
  * A runner walks the stream oldest first, from its stored cursor up to the newest entry at
- * creation (so jobs that come back during the task are not moved again by it), and moves each
- * entry with replay.lua. The script deletes the entry as it moves it, so a runner that resumes
- * after a crash finds already moved entries gone: nothing moves twice, whatever the cursor.
+ * creation (so jobs that come back during the task are not moved again by it). Each step is one
+ * call of replay.lua that filters a page, moves what matches, and advances the cursor and the
+ * counters in the same atomic step, and only for the runner that holds the task: after a crash or
+ * a takeover the next runner starts exactly where the last step ended, so nothing moves twice and
+ * nothing is skipped.
  */
 @ApplicationScoped
 public class Redrives {
 
     private static final Logger LOG = Logger.getLogger(Redrives.class);
+    /** Entries one step examines at most: a few milliseconds of Redis time per script call. */
     private static final int PAGE = 200;
+    private static final int COUNT_PAGE = 1000;
     private static final Duration CANARY_POLL = Duration.ofMillis(100);
     private static final long RENEW_EVERY_NANOS = 500_000_000L;
 
@@ -101,6 +110,9 @@ public class Redrives {
 
     @Inject
     LuaScripts scripts;
+
+    @Inject
+    DeadLetterMetrics metrics;
 
     @Inject
     RedriveConfig config;
@@ -272,12 +284,12 @@ public class Redrives {
         if (!claim(dlq, id)) {
             return;
         }
-        Map<String, String> t = hashes().hgetall(key).await().atMost(timeout());
+        Map<String, String> t = hget(key);
         Spec spec = spec(t);
-        String until = t.get("until");
         State state = State.of(t.get("state"));
+        String actor = t.getOrDefault("created-by", "redrive");
         if (state == State.COUNTING) {
-            if (!count(dlq, id, spec, until, t.get("count-cursor"))) {
+            if (!count(dlq, id, spec)) {
                 return;
             }
             if (spec.dryRun()) {
@@ -288,7 +300,7 @@ public class Redrives {
             hashes().hset(key, Map.of("state", state.value())).await().atMost(timeout());
         }
         if (state == State.CANARY) {
-            if (!move(dlq, id, spec, until, true)) {
+            if (!move(dlq, id, spec, actor)) {
                 return;
             }
             if (!canaryPassed(dlq, id, spec)) {
@@ -297,178 +309,119 @@ public class Redrives {
             state = State.RUNNING;
             hashes().hset(key, Map.of("state", state.value())).await().atMost(timeout());
         }
-        if (state == State.RUNNING && move(dlq, id, spec, until, false)) {
+        if (state == State.RUNNING && move(dlq, id, spec, actor)) {
             finish(dlq, id, State.COMPLETED, "");
-            LOG.infof("redrive %s of %s completed", id, dlq);
+            Map<String, String> done = hget(key);
+            LOG.infof("redrive %s of %s completed: %d moved, %d skipped (origin not writable, or no snapshot)", id, dlq,
+                    num(done, "moved"), num(done, "skipped"));
         }
     }
 
-    /** Counts the matching entries; false when the task stopped. */
-    private boolean count(String dlq, String id, Spec spec, String until, String cursor) {
-        String key = RedisKeys.redriveTask(dlq, id);
+    /** Counts the matching entries, page by page in replay.lua; false when the task stopped. */
+    private boolean count(String dlq, String id, Spec spec) {
+        List<String> keys = List.of(dlq, RedisKeys.redriveTask(dlq, id));
+        List<String> args = new ArrayList<>();
+        args.add("count");
+        args.addAll(spec.filter().scriptArgs());
+        args.add(owner);
+        args.add(Integer.toString(COUNT_PAGE));
+        long renewed = 0;
         while (true) {
-            if (!claim(dlq, id)) {
+            if (System.nanoTime() - renewed > RENEW_EVERY_NANOS) {
+                if (!claim(dlq, id)) {
+                    return false;
+                }
+                renewed = System.nanoTime();
+            }
+            Response step = scripts.run(LuaScripts.Script.REPLAY, keys, args).await().atMost(timeout());
+            if (stopped(step)) {
                 return false;
             }
-            List<DeadLetterEntry> chunk = store.chunk(dlq, cursor, until, PAGE * 5).await().atMost(timeout());
-            long matched = chunk.stream().filter(spec.filter()::matches).count();
-            if (!chunk.isEmpty()) {
-                cursor = chunk.get(chunk.size() - 1).id();
-                hashes().hincrby(key, "matched", matched).await().atMost(timeout());
-                hashes().hset(key, Map.of("count-cursor", cursor)).await().atMost(timeout());
-            }
-            if (chunk.size() < PAGE * 5) {
+            if (step.get(1).toInteger() == 1) {
                 return true;
             }
         }
     }
 
     /**
-     * Moves matching entries at the task's pace, from its cursor; in the canary phase, only until
-     * {@code canary} have moved. False when the task stopped (cancelled, or lost its lease).
+     * Moves matching entries from the task's cursor, one replay.lua step per page, which also
+     * advances the cursor; in the canary phase the script stops at the canary's size. With a pace,
+     * one step at a time and no more entries per step than a twentieth of a second's worth; without
+     * one, two steps are in flight, so Redis never waits for the service between them (a step that
+     * finds nothing left to do is harmless). False when
+     * the task stopped (cancelled, or another runner took it over).
      */
-    private boolean move(String dlq, String id, Spec spec, String until, boolean canaryPhase) throws InterruptedException {
+    private boolean move(String dlq, String id, Spec spec, String actor)
+            throws InterruptedException {
         String key = RedisKeys.redriveTask(dlq, id);
-        Map<String, String> t = hget(key);
-        String cursor = t.get("cursor");
-        String actor = t.getOrDefault("created-by", "redrive");
-        long canaryLeft = canaryPhase ? spec.canary() - num(t, "canary-moved") : Long.MAX_VALUE;
+        List<String> keys = new ArrayList<>(List.of(dlq, RedisKeys.deadLetterStats(dlq), RedisKeys.audit(dlq), key,
+                RedisKeys.redriveCanary(dlq, id)));
+        keys.addAll(replays.writableFrom(dlq));
         boolean paced = spec.maxPerSecond() > 0;
-        if (!paced && !canaryPhase) {
-            return moveUnpaced(dlq, id, spec, until, cursor, actor);
-        }
-        int batch = paced ? Math.max(1, Math.min(200, spec.maxPerSecond() / 20)) : 200;
+        int limit = paced ? Math.max(1, Math.min(PAGE, spec.maxPerSecond() / 20)) : PAGE;
+        int depth = paced ? 1 : 2;
+        ArrayDeque<CompletableFuture<Response>> inFlight = new ArrayDeque<>();
         long started = System.nanoTime();
         long renewed = 0;
-        long sent = 0;
-        while (canaryLeft > 0) {
-            List<DeadLetterEntry> chunk = store.chunk(dlq, cursor, until, PAGE).await().atMost(timeout());
-            List<DeadLetterEntry> matching = chunk.stream().filter(spec.filter()::matches).toList();
-            int i = 0;
-            while (i < matching.size() && canaryLeft > 0) {
-                // Renewing the lease is also how a cancel or a takeover is noticed; twice a second
-                // is soon enough, and not a round trip per batch.
-                if (System.nanoTime() - renewed > RENEW_EVERY_NANOS) {
-                    if (!claim(dlq, id)) {
-                        return false;
-                    }
-                    renewed = System.nanoTime();
-                }
-                int n = (int) Math.min(Math.min(batch, matching.size() - i), canaryLeft);
-                List<DeadLetterEntry> now = matching.subList(i, i + n);
-                long due = paced ? started + sent * 1_000_000_000L / spec.maxPerSecond() : 0;
-                long wait = paced ? due - System.nanoTime() : 0;
-                if (wait > 0) {
-                    Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-                }
-                List<Replays.Replayed> moved = moveAll(dlq, id, now, actor);
-                if (canaryPhase) {
-                    for (Replays.Replayed r : moved) {
-                        redis.list(String.class).rpush(RedisKeys.redriveCanary(dlq, id), r.stream() + " " + r.newId())
-                                .await().atMost(timeout());
-                    }
-                    hashes().hincrby(key, "canary-moved", moved.size()).await().atMost(timeout());
-                    canaryLeft -= n;
-                }
-                sent += n;
-                i += n;
-                cursor = now.get(n - 1).id();
-                // Not awaited: a cursor that lags after a crash only re-reads entries already moved
-                // (and deleted), so nothing moves twice.
-                hashes().hset(key, Map.of("cursor", cursor)).subscribe().with(ok -> { }, e -> { });
-            }
-            if (canaryLeft <= 0) {
-                return true;
-            }
-            if (!chunk.isEmpty()) {
-                cursor = chunk.get(chunk.size() - 1).id();
-                hashes().hset(key, Map.of("cursor", cursor)).await().atMost(timeout());
-            }
-            if (chunk.size() < PAGE) {
-                return true;
-            }
-        }
-        return true;
-    }
-
-    /** Replays a batch at once (one script each); returns the moves that happened. */
-    /**
-     * No rate limit and no canary: as fast as Redis takes it. The next page is read while this one
-     * moves, and two moves are in flight; the stored cursor only ever passes pages whose move has
-     * finished, so a resumed task never skips an entry.
-     */
-    private boolean moveUnpaced(String dlq, String id, Spec spec, String until, String from, String actor) {
-        String key = RedisKeys.redriveTask(dlq, id);
-        java.util.ArrayDeque<Map.Entry<String, java.util.concurrent.CompletableFuture<List<Replays.Replayed>>>> inFlight =
-                new java.util.ArrayDeque<>();
-        java.util.concurrent.CompletableFuture<List<DeadLetterEntry>> next =
-                store.chunk(dlq, from, until, PAGE).subscribeAsCompletionStage();
-        long renewed = 0;
-        boolean leased = true;
+        long moved = 0;
         try {
-            while (next != null) {
-                List<DeadLetterEntry> chunk = next.get(timeout().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-                if (chunk.isEmpty()) {
-                    break;
-                }
-                String last = chunk.get(chunk.size() - 1).id();
-                next = chunk.size() < PAGE ? null : store.chunk(dlq, last, until, PAGE).subscribeAsCompletionStage();
-                if (System.nanoTime() - renewed > RENEW_EVERY_NANOS) {
-                    if (!claim(dlq, id)) {
-                        leased = false;
-                        break;
+            while (true) {
+                while (inFlight.size() < depth) {
+                    // Renewing the lease twice a second is soon enough; the step itself refuses to
+                    // run for a runner that no longer holds the task.
+                    if (System.nanoTime() - renewed > RENEW_EVERY_NANOS) {
+                        if (!claim(dlq, id)) {
+                            return false;
+                        }
+                        renewed = System.nanoTime();
                     }
-                    renewed = System.nanoTime();
+                    if (paced) {
+                        long wait = started + moved * 1_000_000_000L / spec.maxPerSecond() - System.nanoTime();
+                        if (wait > 0) {
+                            Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                        }
+                    }
+                    inFlight.add(step(keys, spec, id, actor, limit).subscribeAsCompletionStage());
                 }
-                List<DeadLetterEntry> matching = chunk.stream().filter(spec.filter()::matches).toList();
-                inFlight.add(Map.entry(last, moveAllAsync(dlq, id, matching, actor).subscribeAsCompletionStage()));
-                while (inFlight.size() > 2) {
-                    settle(key, inFlight.poll());
+                Response step = inFlight.poll().get(timeout().toMillis(), TimeUnit.MILLISECONDS);
+                if (stopped(step)) {
+                    return false;
+                }
+                moved += counted(dlq, step);
+                if (step.get(1).toInteger() == 1) {
+                    while (!inFlight.isEmpty()) {
+                        Response late = inFlight.poll().get(timeout().toMillis(), TimeUnit.MILLISECONDS);
+                        if (!stopped(late)) {
+                            counted(dlq, late);
+                        }
+                    }
+                    return true;
                 }
             }
-            while (!inFlight.isEmpty()) {
-                settle(key, inFlight.poll());
-            }
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("redrive " + id + " of " + dlq + ": " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
         }
-        return leased;
     }
 
-    /** Waits for one page's move, then lets the stored cursor pass it. */
-    private void settle(String key, Map.Entry<String, java.util.concurrent.CompletableFuture<List<Replays.Replayed>>> page)
-            throws java.util.concurrent.ExecutionException, java.util.concurrent.TimeoutException, InterruptedException {
-        page.getValue().get(timeout().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-        hashes().hset(key, Map.of("cursor", page.getKey())).await().atMost(timeout());
+    private Uni<Response> step(List<String> keys, Spec spec, String id, String actor, int limit) {
+        List<String> args = new ArrayList<>(16);
+        args.add("step");
+        args.addAll(spec.filter().scriptArgs());
+        args.addAll(List.of(owner, actor, now().toString(), "redrive " + id, id, Integer.toString(PAGE),
+                Integer.toString(limit)));
+        return scripts.run(LuaScripts.Script.REPLAY, keys, args);
     }
 
-    private List<Replays.Replayed> moveAll(String dlq, String id, List<DeadLetterEntry> entries, String actor) {
-        return moveAllAsync(dlq, id, entries, actor).await().atMost(timeout());
-    }
-
-    private Uni<List<Replays.Replayed>> moveAllAsync(String dlq, String id, List<DeadLetterEntry> entries, String actor) {
-        String key = RedisKeys.redriveTask(dlq, id);
-        // One script call per origin in the batch: each entry is still replayed and audited on its own.
-        Map<String, List<String>> byOrigin = new java.util.LinkedHashMap<>();
-        entries.forEach(e -> byOrigin.computeIfAbsent(e.originStream(), o -> new ArrayList<>()).add(e.id()));
-        List<Uni<Replays.Batch>> moves = new ArrayList<>();
-        byOrigin.forEach((origin, ids) -> moves.add(replays.replayAll(dlq, origin, ids, "redrive " + id, actor, id)
-                .onFailure(DeadLetterException.class).recoverWithItem(error -> {
-                    LOG.warnf("redrive %s skips %d entries of %s from %s: %s", id, ids.size(), dlq, origin, error.getMessage());
-                    return new Replays.Batch(List.of(), ids.size());
-                })));
-        if (moves.isEmpty()) {
-            return Uni.createFrom().item(List.of());
+    private long counted(String dlq, Response step) {
+        long n = step.get(2).toLong();
+        if (n > 0) {
+            metrics.replayed(dlq, n);
         }
-        return Uni.join().all(moves).andFailFast().flatMap(done -> {
-            int skipped = done.stream().mapToInt(Replays.Batch::skipped).sum();
-            List<Replays.Replayed> moved = done.stream().flatMap(b -> b.moved().stream()).toList();
-            return skipped == 0 ? Uni.createFrom().item(moved)
-                    : hashes().hincrby(key, "skipped", skipped).replaceWith(moved);
-        });
+        return n;
+    }
+
+    private static boolean stopped(Response step) {
+        return "stopped".equals(step.get(0).toString());
     }
 
     /**

@@ -30,9 +30,9 @@ public class Replays {
 
     private static final Logger LOG = Logger.getLogger(Replays.class);
 
-    /** What a replay asks for. {@code patch} values are raw bytes; {@code idempotencyKey} and {@code taskId} may be null. */
+    /** What a replay asks for. {@code patch} values are raw bytes; {@code idempotencyKey} may be null. */
     public record Request(String deadLetters, String id, Map<String, byte[]> patch, String note, String actor,
-            String idempotencyKey, String taskId) {
+            String idempotencyKey) {
     }
 
     /**
@@ -79,27 +79,23 @@ public class Replays {
                 }));
     }
 
-    /** Replays an entry already read (a redrive reads them in pages). */
-    public Uni<Replayed> replay(Request request, DeadLetterEntry entry) {
+    private Uni<Replayed> replay(Request request, DeadLetterEntry entry) {
         String origin = entry.originStream();
         String dlq = request.deadLetters();
         DeadLetterException refused = refusal(origin, dlq);
         if (refused != null) {
             return Uni.createFrom().failure(refused);
         }
-        List<String> keys = new ArrayList<>(List.of(dlq, RedisKeys.deadLetterStats(dlq), RedisKeys.audit(dlq), origin,
-                RedisKeys.replayAnswer(dlq, request.idempotencyKey() == null ? "" : request.idempotencyKey())));
-        if (request.taskId() != null) {
-            keys.add(RedisKeys.redriveTask(dlq, request.taskId()));
-        }
+        List<String> keys = List.of(dlq, RedisKeys.deadLetterStats(dlq), RedisKeys.audit(dlq), origin,
+                RedisKeys.replayAnswer(dlq, request.idempotencyKey() == null ? "" : request.idempotencyKey()));
         List<byte[]> args = new ArrayList<>();
+        args.add(bytes("one"));
         args.add(bytes(entry.id()));
         args.add(bytes(request.actor()));
         args.add(bytes(clock.instant().truncatedTo(ChronoUnit.MILLIS).toString()));
         args.add(bytes(request.note() == null ? "" : request.note()));
         args.add(bytes(request.idempotencyKey() == null ? "" : request.idempotencyKey()));
         args.add(bytes(Long.toString(Math.max(1, config.replay().idempotencyTtl().toSeconds()))));
-        args.add(bytes(request.taskId() == null ? "" : request.taskId()));
         Map<String, byte[]> patch = request.patch() == null ? Map.of() : request.patch();
         patch.forEach((name, value) -> {
             args.add(bytes(name));
@@ -124,41 +120,9 @@ public class Replays {
         return null;
     }
 
-    /** What one batch of a bulk redrive did. */
-    public record Batch(List<Replayed> moved, int skipped) {
-    }
-
-    /**
-     * Moves several entries of one origin with one call of replay.lua (a bulk redrive's batch):
-     * each entry is still replayed, counted out and audited on its own, atomically with the rest.
-     * Entries gone meanwhile are left out; entries that can't move (no snapshot) count as skipped.
-     */
-    public Uni<Batch> replayAll(String dlq, String origin, List<String> ids, String note, String actor, String taskId) {
-        DeadLetterException refused = refusal(origin, dlq);
-        if (refused != null) {
-            return Uni.createFrom().failure(refused);
-        }
-        List<String> keys = List.of(dlq, RedisKeys.deadLetterStats(dlq), RedisKeys.audit(dlq), origin,
-                RedisKeys.replayAnswer(dlq, ""), RedisKeys.redriveTask(dlq, taskId));
-        List<byte[]> args = List.of(bytes(String.join(",", ids)), bytes(actor),
-                bytes(clock.instant().truncatedTo(ChronoUnit.MILLIS).toString()), bytes(note), bytes(""), bytes("1"),
-                bytes(taskId));
-        return scripts.runBinary(LuaScripts.Script.REPLAY, keys, args).map(reply -> {
-            boolean batch = "batch".equals(reply.get(0).toString());
-            List<Replayed> moved = new ArrayList<>(ids.size());
-            int skipped = 0;
-            for (int i = 0; i < ids.size(); i++) {
-                Response one = batch ? reply.get(i + 1) : reply;
-                String code = one.get(0).toString();
-                if (code.equals("replayed")) {
-                    metrics.replayed(dlq);
-                    moved.add(new Replayed(dlq, ids.get(i), origin, one.get(1).toString(), false));
-                } else if (!code.equals("gone")) {
-                    skipped++;
-                }
-            }
-            return new Batch(moved, skipped);
-        });
+    /** The streams a replay from {@code dlq} may write to: what a redrive's step may move entries onto. */
+    public List<String> writableFrom(String dlq) {
+        return targets.allowedOrigins().stream().filter(origin -> topology.oneScript(origin, dlq)).toList();
     }
 
     /** Discards an entry; the audit record keeps it whole. Returns the audit entry id. */
@@ -196,9 +160,7 @@ public class Replays {
             case "replayed" -> {
                 String newId = reply.get(1).toString();
                 metrics.replayed(request.deadLetters());
-                if (request.taskId() == null) {
-                    LOG.infof("%s replayed %s/%s to %s as %s", request.actor(), request.deadLetters(), request.id(), origin, newId);
-                }
+                LOG.infof("%s replayed %s/%s to %s as %s", request.actor(), request.deadLetters(), request.id(), origin, newId);
                 return new Replayed(request.deadLetters(), request.id(), origin, newId, false);
             }
             case "again" -> {

@@ -1,6 +1,7 @@
 package dev.redrive.api;
 
 import static dev.redrive.api.DeadLetterApiTest.as;
+import static dev.redrive.api.DeadLetterApiTest.enc;
 import static dev.redrive.api.DeadLetterApiTest.problem;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -9,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -53,7 +55,7 @@ class RedriveApiTest {
             c.put("redrive.queues.jobs.block", "200ms");
             c.put("redrive.queues.jobs.retry-poll", "20ms");
             // Streams no worker reads: replayed jobs stay there to be counted.
-            c.put("redrive.replay.allowed-streams", "{jobs}pace,{jobs}fast,{jobs}cancel,{jobs}restart,{jobs}dry");
+            c.put("redrive.replay.allowed-streams", "{jobs}pace,{jobs}fast,{jobs}cancel,{jobs}restart,{jobs}dry,{jobs}pick");
             c.put("redrive.replay.automation-enabled", "true");
             c.put("redrive.replay.redrive-lease", "2s");
             c.put("redrive.replay.canary-timeout", "20s");
@@ -206,6 +208,65 @@ class RedriveApiTest {
         assertEquals(0, done.getLong("moved"));
         assertEquals(50, parkedFrom("{jobs}dry"));
         assertEquals(0, streams.all("{jobs}dry").size());
+    }
+
+    /** Parks one record as given (a snapshot field unless the record says it has none); returns its id. */
+    String park(String origin, String job, String failure, String fingerprint, String deadAt) {
+        List<String> args = new ArrayList<>(List.of(DLQ, "*", "origin-stream", origin, "origin-id", "1-0", "job", job,
+                "failure", failure, "fingerprint", fingerprint, "dead-at", deadAt, "replays", "0"));
+        args.addAll(failure.equals("missing") ? List.of("snapshot", "missing") : List.of("f:payload", job + " " + deadAt));
+        return redis.execute("XADD", args.toArray(String[]::new)).toString();
+    }
+
+    /** Every entry a listing with this query finds, following its cursor to the end. */
+    List<String> listed(String query) {
+        List<String> ids = new ArrayList<>();
+        String after = null;
+        do {
+            JsonPath page = as("viewer").get(D + "/entries?order=oldest&count=500&" + query
+                    + (after == null ? "" : "&after=" + after)).then().statusCode(200).extract().jsonPath();
+            ids.addAll(page.getList("items.id", String.class));
+            after = page.getString("next");
+        } while (after != null);
+        return ids;
+    }
+
+    long dryRunMatches(String filter) {
+        return awaitState(start("{\"filter\": " + filter + ", \"dryRun\": true}"), "completed").getLong("matched");
+    }
+
+    @Test
+    void listingsDryRunsAndRedrivesPickTheSameEntries() {
+        String before = park("{jobs}pick", "pick", "exhausted", "cccccccccccc", "2026-01-01T00:00:00Z");
+        String from = park("{jobs}pick", "pick", "terminal", "cccccccccccc", "2026-01-01T00:00:00.500Z");
+        String micro = park("{jobs}pick", "pick", "exhausted", "dddddddddddd", "2026-01-01T00:00:01.000001Z");
+        String elsewhere = park("{jobs}elsewhere", "pick", "exhausted", "cccccccccccc", "2026-01-01T00:00:01.999999999Z");
+        String to = park("{jobs}pick", "pick", "exhausted", "cccccccccccc", "2026-01-01T00:00:02Z");
+        String garbled = park("{jobs}pick", "pick", "exhausted", "cccccccccccc", "not a time");
+        String trimmed = park("{jobs}pick", "pick", "missing", "cccccccccccc", "2026-01-01T00:00:01Z");
+        String otherJob = park("{jobs}pick", "pick-other", "exhausted", "cccccccccccc", "2026-01-01T00:00:01Z");
+
+        assertEquals(List.of(before, from, micro, elsewhere, to, garbled, trimmed), listed("job=pick"));
+        assertEquals(List.of(elsewhere), listed("job=pick&origin=" + enc("{jobs}elsewhere")));
+        assertEquals(List.of(from), listed("job=pick&failure=terminal"));
+        assertEquals(List.of(micro), listed("fingerprint=dddddddddddd"));
+        assertEquals(List.of(otherJob), listed("job=pick-other&failure=exhausted&fingerprint=cccccccccccc"));
+
+        assertEquals(7, dryRunMatches("{\"job\": \"pick\"}"));
+        assertEquals(1, dryRunMatches("{\"job\": \"pick\", \"origin\": \"{jobs}elsewhere\"}"));
+        assertEquals(1, dryRunMatches("{\"job\": \"pick\", \"failure\": \"terminal\"}"));
+        assertEquals(1, dryRunMatches("{\"fingerprint\": \"dddddddddddd\"}"));
+        assertEquals(2, dryRunMatches("{\"job\": \"pick\", \"ids\": [\"" + before + "\", \"" + micro + "\", \""
+                + otherJob + "\"]}"));
+        String window = "{\"job\": \"pick\", \"deadFrom\": \"2026-01-01T00:00:00.5Z\", \"deadTo\": \"2026-01-01T00:00:02Z\"}";
+        assertEquals(4, dryRunMatches(window), "from (inclusive), micro, elsewhere, trimmed; not to (exclusive)");
+
+        JsonPath done = awaitState(start("{\"filter\": " + window + ", \"maxPerSecond\": 0}"), "completed");
+        assertEquals(2, done.getLong("moved"), "from and micro");
+        assertEquals(2, done.getLong("skipped"), "elsewhere (not writable) and trimmed (no snapshot)");
+        List<String> replayOf = streams.all("{jobs}pick").stream().map(m -> text(m.payload().get("replay-of"))).toList();
+        assertEquals(List.of(DLQ + "/" + from, DLQ + "/" + micro), replayOf);
+        assertEquals(List.of(before, elsewhere, to, garbled, trimmed), listed("job=pick"));
     }
 
     @Test
