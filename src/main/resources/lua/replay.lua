@@ -41,6 +41,8 @@
 --   ARGV  [2..8] the filter, [9] the runner, [10] who started the task, [11] when, [12] note,
 --         [13] task id, [14] entries to examine at most, [15] entries to move at most (the pace)
 --   In the canary phase it moves no more than the canary still needs and lists what it moved.
+--   One audit record (action redrive-moves) names every move of the step, one line each:
+--   dead-letter id, new id, origin id, origin stream.
 --   Matching entries it can't move (origin not writable here, no snapshot) count as skipped.
 --   Returns { 'stopped' } | { 'ok', 1 when done (the canary is full, or the task's end is
 --   reached), entries moved }
@@ -54,15 +56,18 @@ local dlq = KEYS[1]
 -- Fields redrive itself sets on the new entry; a stale copy in the snapshot is dropped.
 local own = { ['replay-of'] = true, ['redrive-replays'] = true, ['redrive-task'] = true }
 
--- The record's own fields by name; the snapshot's fields carry the prefix f:.
+-- The record's own fields by name, and where the snapshot's fields (prefixed f:) are in the entry.
 local function recordOf(flat)
-  local record = {}
+  local record, snapshot = {}, {}
   for i = 1, #flat, 2 do
-    if string.byte(flat[i], 1) ~= 102 or string.byte(flat[i], 2) ~= 58 then -- not 'f:'
-      record[flat[i]] = flat[i + 1]
+    local name = flat[i]
+    if string.byte(name, 1) == 102 and string.byte(name, 2) == 58 then -- 'f:'
+      snapshot[#snapshot + 1] = i
+    else
+      record[name] = flat[i + 1]
     end
   end
-  return record
+  return record, snapshot
 end
 
 -- An ISO-8601 instant as Java writes it (0, 3, 6 or 9 fraction digits) made comparable as text:
@@ -87,6 +92,8 @@ local function filterAt(at)
       f.ids[one] = true
     end
   end
+  f.any = not f.ids and f.origin == '' and f.job == '' and f.failure == '' and f.fingerprint == '' and f.from == ''
+    and f.to == ''
   return f
 end
 
@@ -129,23 +136,21 @@ local function flush()
 end
 
 -- Sends one entry back to its origin: a new entry there, the dead letter gone, counted out and
--- audited. `how` carries who, when, note, patch and task; returns the new entry id.
-local function replayEntry(id, flat, record, origin, how)
+-- audited. `how` carries who, when, note, patch and task, and for a redrive's step the list its
+-- moves are gathered in (one audit record per step); returns the new entry id.
+local function replayEntry(id, flat, record, snapshot, origin, how)
   local args = { origin, '*' }
   local present = {}
-  for i = 1, #flat, 2 do
-    local name = flat[i]
-    if string.sub(name, 1, 2) == 'f:' then
-      name = string.sub(name, 3)
-      if not own[name] then
-        args[#args + 1] = name
-        if how.patch[name] ~= nil then
-          args[#args + 1] = how.patch[name]
-        else
-          args[#args + 1] = flat[i + 1]
-        end
-        present[name] = true
+  for _, i in ipairs(snapshot) do
+    local name = string.sub(flat[i], 3)
+    if not own[name] then
+      args[#args + 1] = name
+      if how.patch[name] ~= nil then
+        args[#args + 1] = how.patch[name]
+      else
+        args[#args + 1] = flat[i + 1]
       end
+      present[name] = true
     end
   end
   for _, name in ipairs(how.patchOrder) do
@@ -175,9 +180,13 @@ local function replayEntry(id, flat, record, origin, how)
   countOut('failure:' .. (record['failure'] or ''))
   countOut('origin:' .. origin)
   countOut('fingerprint:' .. (record['fingerprint'] or ''))
-  redis.call('XADD', audit, '*', 'action', 'replay', 'actor', how.actor, 'at', how.at, 'note', how.note,
-    'dlq', dlq, 'dlq-id', id, 'new-id', newId, 'origin-stream', origin, 'origin-id', record['origin-id'] or '',
-    'patched', table.concat(how.patchOrder, ','), 'task', how.task)
+  if how.moves then
+    how.moves[#how.moves + 1] = id .. ' ' .. newId .. ' ' .. (record['origin-id'] or '') .. ' ' .. origin
+  else
+    redis.call('XADD', audit, '*', 'action', 'replay', 'actor', how.actor, 'at', how.at, 'note', how.note,
+      'dlq', dlq, 'dlq-id', id, 'new-id', newId, 'origin-stream', origin, 'origin-id', record['origin-id'] or '',
+      'patched', table.concat(how.patchOrder, ','))
+  end
   return newId
 end
 
@@ -210,7 +219,7 @@ if mode == 'one' then
     return { 'gone' }
   end
   local flat = entry[1][2]
-  local record = recordOf(flat)
+  local record, snapshot = recordOf(flat)
   if record['origin-stream'] ~= origin then
     return { 'origin-mismatch', record['origin-stream'] or '' }
   end
@@ -224,7 +233,7 @@ if mode == 'one' then
     end
     how.patch[ARGV[i]] = ARGV[i + 1]
   end
-  local newId = replayEntry(id, flat, record, origin, how)
+  local newId = replayEntry(id, flat, record, snapshot, origin, how)
   flush()
   if idemKey ~= '' then
     redis.call('SET', answerKey, id .. ' ' .. newId .. ' ' .. origin, 'EX', tonumber(ttl))
@@ -272,8 +281,17 @@ if mode == 'count' then
   if not holds(task, owner, { counting = true }) then
     return { 'stopped' }
   end
-  local page = redis.call('XRANGE', dlq, after(redis.call('HGET', task, 'count-cursor')),
-    redis.call('HGET', task, 'until'), 'COUNT', budget)
+  local untilId = redis.call('HGET', task, 'until')
+  if filter.any then
+    -- Everything up to the task's end matches: the length less what was parked since it began,
+    -- without reading every entry (unless a page's worth was parked meanwhile).
+    local newer = redis.call('XREVRANGE', dlq, '+', '(' .. untilId, 'COUNT', budget)
+    if #newer < budget then
+      redis.call('HSET', task, 'matched', redis.call('XLEN', dlq) - #newer)
+      return { 'ok', 1 }
+    end
+  end
+  local page = redis.call('XRANGE', dlq, after(redis.call('HGET', task, 'count-cursor')), untilId, 'COUNT', budget)
   local matched = 0
   for _, entry in ipairs(page) do
     if matches(filter, entry[1], recordOf(entry[2])) then
@@ -302,7 +320,8 @@ if mode == 'step' then
   for i = 6, #KEYS do
     writable[KEYS[i]] = true
   end
-  local how = { actor = ARGV[10], at = ARGV[11], note = ARGV[12], task = ARGV[13], patch = {}, patchOrder = {} }
+  local how = { actor = ARGV[10], at = ARGV[11], note = ARGV[12], task = ARGV[13], patch = {}, patchOrder = {},
+    moves = {} }
   local moved, skipped, cursor = 0, 0, nil
   local page = {}
   if limit > 0 then
@@ -316,13 +335,13 @@ if mode == 'step' then
     end
     examined = examined + 1
     cursor = entry[1]
-    local record = recordOf(entry[2])
+    local record, snapshot = recordOf(entry[2])
     if matches(filter, entry[1], record) then
       local origin = record['origin-stream']
       if not writable[origin] or record['snapshot'] == 'missing' then
         skipped = skipped + 1
       else
-        local newId = replayEntry(entry[1], entry[2], record, origin, how)
+        local newId = replayEntry(entry[1], entry[2], record, snapshot, origin, how)
         moved = moved + 1
         if canary then
           redis.call('RPUSH', canaryList, origin .. ' ' .. newId)
@@ -331,6 +350,10 @@ if mode == 'step' then
     end
   end
   flush()
+  if moved > 0 then
+    redis.call('XADD', audit, '*', 'action', 'redrive-moves', 'actor', how.actor, 'at', how.at, 'note', how.note,
+      'dlq', dlq, 'task', how.task, 'count', moved, 'moves', table.concat(how.moves, '\n'))
+  end
   if cursor then
     redis.call('HSET', task, 'cursor', cursor)
   end

@@ -252,6 +252,8 @@ class RedriveApiTest {
         assertEquals(List.of(micro), listed("fingerprint=dddddddddddd"));
         assertEquals(List.of(otherJob), listed("job=pick-other&failure=exhausted&fingerprint=cccccccccccc"));
 
+        long all = redis.stream(String.class).xlen(DLQ);
+        assertEquals(all, dryRunMatches("{}"), "an empty filter counts the stream without reading it");
         assertEquals(7, dryRunMatches("{\"job\": \"pick\"}"));
         assertEquals(1, dryRunMatches("{\"job\": \"pick\", \"origin\": \"{jobs}elsewhere\"}"));
         assertEquals(1, dryRunMatches("{\"job\": \"pick\", \"failure\": \"terminal\"}"));
