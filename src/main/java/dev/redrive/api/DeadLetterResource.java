@@ -229,7 +229,9 @@ public class DeadLetterResource {
     @RolesAllowed({ Roles.VIEWER, Roles.OPERATOR, Roles.AUTOMATION })
     @Operation(summary = "The audit trail, newest first",
             description = "Every replay, discard and redrive with who, when and why. Discard records keep the full "
-                    + "record and snapshot as record:<field>.")
+                    + "record and snapshot as record:<field>. A redrive's moves are audited per step of up to 200 "
+                    + "entries (action redrive-moves): its moves field has one line per entry, "
+                    + "'<dlq-id> <new-id> <origin-id> <origin-stream>'.")
     @APIResponse(responseCode = "200", description = "A page and the cursor of the next")
     @APIResponse(responseCode = "400", description = "Bad count or cursor",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
