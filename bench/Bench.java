@@ -76,7 +76,7 @@ public class Bench {
         redisPort = Integer.parseInt(a.get("redis-port"));
         jobs = Integer.parseInt(a.getOrDefault("jobs", "200000"));
         reps = Integer.parseInt(a.getOrDefault("reps", "3"));
-        concurrency = Integer.parseInt(a.getOrDefault("concurrency", "200"));
+        concurrency = Integer.parseInt(a.getOrDefault("concurrency", "1000"));
         batch = Integer.parseInt(a.getOrDefault("batch", String.valueOf(Math.min(concurrency, 200))));
         jar = Path.of(a.get("jar"));
         out = Path.of(a.get("out"));
@@ -487,7 +487,9 @@ public class Bench {
                 .listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get();
         call("FLUSHALL");
         call("XGROUP", "CREATE", STREAM, GROUP, "$", "MKSTREAM");
-        try (Service s = Service.start("http", "http", Map.of("backoff", "10m", "attempts", "3",
+        // Concurrency 200, not the bench's default: the outbound client lets 64 calls run at once
+        // (http.bulkhead) and queues the rest; far more jobs than that would only wait in its queue.
+        try (Service s = Service.start("http", "http", Map.of("backoff", "10m", "attempts", "3", "concurrency", "200",
                 "http.url", "http://127.0.0.1:" + server.actualPort() + "/jobs"))) {
             warmUp(s, Math.min(n, 20_000));
             for (int rep = 1; rep <= Math.min(reps, 2); rep++) {

@@ -33,6 +33,7 @@
 -- 'count': the next page of a redrive's count.
 --   KEYS  dead-letter stream, the redrive task hash
 --   ARGV  [2..8] the filter, [9] the runner (must hold the task), [10] entries to examine at most
+--   An empty filter is counted from the stream's length, less what was parked since the task began.
 --   Returns { 'stopped' } (finished, cancelled, or another runner holds it) | { 'ok', 1 when done }
 --
 -- 'step': the next page of a redrive's moves.
