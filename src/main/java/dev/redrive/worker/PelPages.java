@@ -32,7 +32,17 @@ final class PelPages {
     }
 
     synchronized void advance(List<StreamAccess.Seen> page) {
-        cursor = page.size() < size ? "-" : "(" + page.get(page.size() - 1).id();
+        advance(page, page.size(), size);
+    }
+
+    /**
+     * After a page of {@code asked} entries of which the caller used only the first {@code used}
+     * (it ran out of room): the next page starts right after them, so nothing it skipped waits for
+     * the cursor to come round again. A short page that was used whole was the end: wrap around.
+     */
+    synchronized void advance(List<StreamAccess.Seen> page, int used, int asked) {
+        boolean end = used == page.size() && page.size() < asked;
+        cursor = end || used == 0 ? "-" : "(" + page.get(used - 1).id();
     }
 
     synchronized void end() {

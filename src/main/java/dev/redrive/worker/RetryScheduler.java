@@ -63,10 +63,22 @@ final class RetryScheduler {
         }
         List<StreamAccess.Seen> missing = new ArrayList<>();
         long now = clock.millis();
-        redis.pending(spec.stream(), spec.group(), Consumers.RETRY, spec.backoff().shortest(), from, pages.size())
+        // Enough to fill the free slots when only some waiting entries are due, no more: a page
+        // is read and decoded whole, and most of a large one would only be skipped.
+        int ask = Math.min(pages.size(), Math.max(100, free * 4));
+        redis.pending(spec.stream(), spec.group(), Consumers.RETRY, spec.backoff().shortest(), from, ask)
                 .flatMap(page -> {
-                    pages.advance(page);
-                    List<StreamAccess.Seen> due = page.stream().filter(this::isDue).limit(free).toList();
+                    List<StreamAccess.Seen> due = new ArrayList<>();
+                    int used = page.size();
+                    for (int i = 0; i < page.size() && used == page.size(); i++) {
+                        if (isDue(page.get(i))) {
+                            due.add(page.get(i));
+                            if (due.size() == free) {
+                                used = i + 1;
+                            }
+                        }
+                    }
+                    pages.advance(page, used, ask);
                     if (due.isEmpty()) {
                         return Uni.createFrom().item(List.<StreamAccess.Entry>of());
                     }
