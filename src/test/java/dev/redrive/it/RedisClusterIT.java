@@ -109,6 +109,40 @@ class RedisClusterIT {
                         assertEquals(0, cli.pending(q, "redrive"));
                     }
                 }
+
+                // A listing and a bulk redrive run in replay.lua on the node that owns each queue: the
+                // poison job is listed, moved back once, fails its three attempts again and is parked again.
+                for (String q : QUEUES) {
+                    String d = "http://127.0.0.1:" + redrive.httpPort() + "/dlq/%7B" + q + "%7D%3Adlq";
+                    HttpResponse<String> listed = http.send(HttpRequest.newBuilder(URI.create(d + "/entries?failure=exhausted"))
+                            .header("Authorization", auth).build(), HttpResponse.BodyHandlers.ofString());
+                    assertEquals(200, listed.statusCode(), listed.body());
+                    assertTrue(listed.body().contains("\"examined\":1") && listed.body().contains("\"originStream\":\"" + q + "\""),
+                            listed.body());
+                    HttpResponse<String> started = http.send(HttpRequest.newBuilder(URI.create(d + "/redrives"))
+                            .header("Authorization", auth).header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString("{\"filter\":{},\"maxPerSecond\":0}")).build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    assertEquals(202, started.statusCode(), started.body());
+                    String task = started.body().replaceAll(".*\"id\":\"([^\"]+)\".*", "$1");
+                    String done = Await.value(q + ": the redrive to complete", Duration.ofSeconds(30), () -> {
+                        try {
+                            String body = http.send(HttpRequest.newBuilder(URI.create(d + "/redrives/" + task))
+                                    .header("Authorization", auth).build(), HttpResponse.BodyHandlers.ofString()).body();
+                            return body.contains("\"state\":\"completed\"") ? body : null;
+                        } catch (java.io.IOException | InterruptedException e) {
+                            throw new IllegalStateException(e);
+                        }
+                    });
+                    assertTrue(done.contains("\"moved\":1,"), done);
+                }
+                for (String q : QUEUES) {
+                    try (RedisCli cli = new RedisCli(ownerOf.get(q))) {
+                        Await.until(q + ": the poison job parked again after its replay", Duration.ofSeconds(30),
+                                () -> cli.xlen("{" + q + "}:dlq") == 1 && cli.pending(q, "redrive") == 0
+                                        && "1".equals(fieldOfOnly(cli, "{" + q + "}:dlq", "replays")));
+                    }
+                }
             }
         } finally {
             nodes.forEach(RedisServer::close);
@@ -128,6 +162,20 @@ class RedisClusterIT {
             }
         }
         throw new IllegalStateException("no node owns " + key);
+    }
+
+    /** A field of the only entry of a stream, or null. */
+    @SuppressWarnings("unchecked")
+    private static String fieldOfOnly(RedisCli cli, String stream, String name) {
+        for (Object e : (List<Object>) cli.call("XRANGE", stream, "-", "+")) {
+            List<Object> fields = (List<Object>) ((List<Object>) e).get(1);
+            for (int i = 0; i < fields.size(); i += 2) {
+                if (name.equals(RedisCli.text(fields.get(i)))) {
+                    return RedisCli.text(fields.get(i + 1));
+                }
+            }
+        }
+        return null;
     }
 
     @SuppressWarnings("unchecked")
