@@ -25,6 +25,8 @@
 local stream, notBefore = KEYS[1], KEYS[2]
 local group, worker, now, minIdle = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
 local taken = {}
+-- Retry-After hints are rare: look them up only when the stream has any.
+local hinted = redis.call('HLEN', notBefore) > 0
 -- Claimed ids grouped by their new delivery count: one XCLAIM per count, not one per entry
 -- (the call itself is most of XCLAIM's cost, and a page of due retries mostly shares a count).
 local byCount, counts = {}, {}
@@ -33,7 +35,7 @@ for i = 5, #ARGV, 2 do
   local id, owner = ARGV[i], ARGV[i + 1]
   local pending = redis.call('XPENDING', stream, group, 'IDLE', minIdle, id, id, 1, owner)
   if #pending == 1 then
-    local hint = redis.call('HGET', notBefore, id)
+    local hint = hinted and redis.call('HGET', notBefore, id)
     if (not hint) or tonumber(hint) <= now then
       local entry = redis.call('XRANGE', stream, id, id)
       if #entry == 0 then
@@ -61,7 +63,9 @@ for _, count in ipairs(counts) do
   args[#args + 1] = 'RETRYCOUNT'
   args[#args + 1] = count
   redis.call('XCLAIM', unpack(args))
-  redis.call('HDEL', notBefore, unpack(ids))
+  if hinted then
+    redis.call('HDEL', notBefore, unpack(ids))
+  end
 end
 
 return taken

@@ -1,11 +1,12 @@
 -- dead-letter.lua: park jobs, each in one atomic step with its record.
 --
--- Copies each origin entry, read here from the stream so the snapshot is byte for byte what the
--- producer wrote, into the dead-letter stream together with its record; then acks it and counts
--- the dead letter. Nothing else can run in between, so a job is never acked without being parked,
--- and never parked twice (a second call finds it no longer pending). A call may carry several jobs
--- of one stream (a worker parks what failed in the same turn together): they are acked, unhinted
--- and counted with one call per key at the end, which is most of what a park costs Redis.
+-- Acks each job (XACK also says whether it was still pending: if not, someone else settled it and
+-- it is left alone), copies its origin entry, read here from the stream so the snapshot is byte
+-- for byte what the producer wrote, into the dead-letter stream together with its record, and
+-- counts the dead letter. Nothing else can run in between, so a job is never acked without being
+-- parked, and never parked twice (a second call finds it no longer pending). A call may carry
+-- several jobs of one stream (a worker parks what failed in the same turn together): they are
+-- unhinted and counted with one call per key at the end, which is most of what a park costs Redis.
 --
 -- KEYS[1]  origin stream
 -- KEYS[2]  dead-letter stream           (same hash slot as KEYS[1], or any key on a single Redis)
@@ -41,7 +42,8 @@ while i <= #ARGV do
   local id, kind, fingerprint, fingerprintText, n = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], tonumber(ARGV[i + 4])
   local first = i + 5
   i = first + n
-  if #redis.call('XPENDING', origin, group, id, id, 1) == 0 then
+  -- XACK answers whether the job was still pending, and acks it: one call for the check and the ack.
+  if redis.call('XACK', origin, group, id) == 0 then
     results[#results + 1] = 0
   else
     local args = { dlq, '*' }
@@ -71,7 +73,6 @@ while i <= #ARGV do
 end
 
 if #acked > 0 then
-  redis.call('XACK', origin, group, unpack(acked))
   redis.call('HDEL', notBefore, unpack(acked))
   for _, field in ipairs(deltaOrder) do
     redis.call('HINCRBY', stats, field, deltas[field])
