@@ -22,6 +22,9 @@ public record EntryFilter(String origin, String job, String failure, String fing
 
     public static final EntryFilter ALL = new EntryFilter(null, null, null, null, null, null, List.of());
 
+    private static final DateTimeFormatter COMPARABLE =
+            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSSSSS").withZone(ZoneOffset.UTC);
+
     public EntryFilter {
         ids = ids == null ? List.of() : List.copyOf(ids);
     }
@@ -39,9 +42,6 @@ public record EntryFilter(String origin, String job, String failure, String fing
     static String comparable(Instant at) {
         return at == null ? "" : COMPARABLE.format(at);
     }
-
-    private static final DateTimeFormatter COMPARABLE =
-            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSSSSS").withZone(ZoneOffset.UTC);
 
     private static String orEmpty(String s) {
         return s == null ? "" : s;

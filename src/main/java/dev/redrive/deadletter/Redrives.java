@@ -325,13 +325,10 @@ public class Redrives {
         args.addAll(spec.filter().scriptArgs());
         args.add(owner);
         args.add(Integer.toString(COUNT_PAGE));
-        long renewed = 0;
+        Lease lease = new Lease(dlq, id);
         while (true) {
-            if (System.nanoTime() - renewed > RENEW_EVERY_NANOS) {
-                if (!claim(dlq, id)) {
-                    return false;
-                }
-                renewed = System.nanoTime();
+            if (!lease.held()) {
+                return false;
             }
             Response step = scripts.run(LuaScripts.Script.REPLAY, keys, args).await().atMost(timeout());
             if (stopped(step)) {
@@ -348,11 +345,10 @@ public class Redrives {
      * advances the cursor; in the canary phase the script stops at the canary's size. With a pace,
      * one step at a time and no more entries per step than a twentieth of a second's worth; without
      * one, two steps are in flight, so Redis never waits for the service between them (a step that
-     * finds nothing left to do is harmless). False when
-     * the task stopped (cancelled, or another runner took it over).
+     * finds nothing left to do is harmless). False when the task stopped (cancelled, or another
+     * runner took it over).
      */
-    private boolean move(String dlq, String id, Spec spec, String actor)
-            throws InterruptedException {
+    private boolean move(String dlq, String id, Spec spec, String actor) throws InterruptedException {
         String key = RedisKeys.redriveTask(dlq, id);
         List<String> keys = new ArrayList<>(List.of(dlq, RedisKeys.deadLetterStats(dlq), RedisKeys.audit(dlq), key,
                 RedisKeys.redriveCanary(dlq, id)));
@@ -362,18 +358,13 @@ public class Redrives {
         int depth = paced ? 1 : 2;
         ArrayDeque<CompletableFuture<Response>> inFlight = new ArrayDeque<>();
         long started = System.nanoTime();
-        long renewed = 0;
+        Lease lease = new Lease(dlq, id);
         long moved = 0;
         try {
             while (true) {
                 while (inFlight.size() < depth) {
-                    // Renewing the lease twice a second is soon enough; the step itself refuses to
-                    // run for a runner that no longer holds the task.
-                    if (System.nanoTime() - renewed > RENEW_EVERY_NANOS) {
-                        if (!claim(dlq, id)) {
-                            return false;
-                        }
-                        renewed = System.nanoTime();
+                    if (!lease.held()) {
+                        return false;
                     }
                     if (paced) {
                         long wait = started + moved * 1_000_000_000L / spec.maxPerSecond() - System.nanoTime();
@@ -418,6 +409,34 @@ public class Redrives {
             metrics.replayed(dlq, n);
         }
         return n;
+    }
+
+    /**
+     * The runner's hold on a task, renewed at most twice a second: soon enough for the lease, and
+     * how a cancel or a takeover is noticed (each step also refuses to run for a runner that no
+     * longer holds the task).
+     */
+    private final class Lease {
+        private final String dlq;
+        private final String id;
+        private long renewed;
+
+        Lease(String dlq, String id) {
+            this.dlq = dlq;
+            this.id = id;
+            this.renewed = System.nanoTime() - RENEW_EVERY_NANOS - 1;
+        }
+
+        boolean held() {
+            if (System.nanoTime() - renewed <= RENEW_EVERY_NANOS) {
+                return true;
+            }
+            if (!claim(dlq, id)) {
+                return false;
+            }
+            renewed = System.nanoTime();
+            return true;
+        }
     }
 
     private static boolean stopped(Response step) {
