@@ -1,6 +1,8 @@
 package dev.redrive.worker;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 import dev.redrive.redis.StreamAccess;
 
@@ -32,17 +34,30 @@ final class PelPages {
     }
 
     synchronized void advance(List<StreamAccess.Seen> page) {
-        advance(page, page.size(), size);
+        cursor = page.size() < size ? "-" : "(" + page.get(page.size() - 1).id();
     }
 
     /**
-     * After a page of {@code asked} entries of which the caller used only the first {@code used}
-     * (it ran out of room): the next page starts right after them, so nothing it skipped waits for
-     * the cursor to come round again. A short page that was used whole was the end: wrap around.
+     * The first {@code room} entries of a page (of {@code asked}) that the caller wants, and the
+     * cursor moved on right after the last one taken: entries wanted but left for lack of room are
+     * the start of the next page, not skipped until the cursor comes round again. A short page
+     * taken whole was the end: the next page starts from the beginning.
      */
-    synchronized void advance(List<StreamAccess.Seen> page, int used, int asked) {
+    synchronized List<StreamAccess.Seen> take(List<StreamAccess.Seen> page, int asked, int room,
+            Predicate<StreamAccess.Seen> wanted) {
+        List<StreamAccess.Seen> taken = new ArrayList<>();
+        int used = page.size();
+        for (int i = 0; i < page.size() && taken.size() < room; i++) {
+            if (wanted.test(page.get(i))) {
+                taken.add(page.get(i));
+                if (taken.size() == room) {
+                    used = i + 1;
+                }
+            }
+        }
         boolean end = used == page.size() && page.size() < asked;
         cursor = end || used == 0 ? "-" : "(" + page.get(used - 1).id();
+        return taken;
     }
 
     synchronized void end() {

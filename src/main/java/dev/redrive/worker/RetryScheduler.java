@@ -68,17 +68,7 @@ final class RetryScheduler {
         int ask = Math.min(pages.size(), Math.max(100, free * 4));
         redis.pending(spec.stream(), spec.group(), Consumers.RETRY, spec.backoff().shortest(), from, ask)
                 .flatMap(page -> {
-                    List<StreamAccess.Seen> due = new ArrayList<>();
-                    int used = page.size();
-                    for (int i = 0; i < page.size() && used == page.size(); i++) {
-                        if (isDue(page.get(i))) {
-                            due.add(page.get(i));
-                            if (due.size() == free) {
-                                used = i + 1;
-                            }
-                        }
-                    }
-                    pages.advance(page, used, ask);
+                    List<StreamAccess.Seen> due = pages.take(page, ask, free, this::isDue);
                     if (due.isEmpty()) {
                         return Uni.createFrom().item(List.<StreamAccess.Entry>of());
                     }

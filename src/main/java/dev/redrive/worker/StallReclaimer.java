@@ -80,13 +80,10 @@ final class StallReclaimer {
         Duration vt = spec.visibilityTimeout();
         redis.pending(spec.stream(), spec.group(), null, vt, from, PAGE)
                 .flatMap(page -> {
-                    pages.advance(page);
                     // Our own entries count too when nothing here runs them: an ack or park that failed
                     // while Redis was away leaves them pending under this consumer with no heartbeat.
-                    List<StreamAccess.Seen> stalled = page.stream()
-                            .filter(s -> !s.owner().equals(Consumers.RETRY))
-                            .filter(s -> !s.owner().equals(worker.consumer()) || !worker.isRunning(s.id()))
-                            .limit(free).toList();
+                    List<StreamAccess.Seen> stalled = pages.take(page, PAGE, free, s -> !s.owner().equals(Consumers.RETRY)
+                            && (!s.owner().equals(worker.consumer()) || !worker.isRunning(s.id())));
                     if (stalled.isEmpty()) {
                         return Uni.createFrom().item(List.<StreamAccess.Entry>of());
                     }

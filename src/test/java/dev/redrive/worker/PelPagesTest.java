@@ -34,13 +34,21 @@ class PelPagesTest {
     void entriesLeftForLackOfRoomAreNextNotSkipped() {
         PelPages pages = new PelPages(100);
         pages.begin();
-        pages.advance(page(1, 40), 10, 40); // 40 asked, 40 read, room for the first 10 only
+        // 40 asked and read, the even ones wanted, room for 5: 2, 4, 6, 8, 10; the rest is next
+        List<StreamAccess.Seen> taken = pages.take(page(1, 40), 40, 5,
+                s -> Integer.parseInt(s.id().split("-")[0]) % 2 == 0);
+        assertEquals(List.of("2-0", "4-0", "6-0", "8-0", "10-0"), taken.stream().map(StreamAccess.Seen::id).toList());
         pages.end();
         assertEquals("(10-0", pages.begin());
-        pages.advance(page(11, 30), 30, 40); // short and used whole: the end
+        // a short page with room for all it holds: the end
+        assertEquals(30, pages.take(page(11, 30), 40, 100, s -> true).size());
         pages.end();
         assertEquals("-", pages.begin());
-        pages.advance(page(1, 0), 0, 40);
+        // a full page where nothing is wanted: on past it
+        assertEquals(List.of(), pages.take(page(1, 40), 40, 5, s -> false));
+        pages.end();
+        assertEquals("(40-0", pages.begin());
+        pages.take(page(1, 0), 40, 5, s -> true);
         pages.end();
         assertEquals("-", pages.begin());
     }
