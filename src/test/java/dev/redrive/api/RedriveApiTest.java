@@ -263,12 +263,25 @@ class RedriveApiTest {
         String window = "{\"job\": \"pick\", \"deadFrom\": \"2026-01-01T00:00:00.5Z\", \"deadTo\": \"2026-01-01T00:00:02Z\"}";
         assertEquals(4, dryRunMatches(window), "from (inclusive), micro, elsewhere, trimmed; not to (exclusive)");
 
-        JsonPath done = awaitState(start("{\"filter\": " + window + ", \"maxPerSecond\": 0}"), "completed");
+        String task = start("{\"filter\": " + window + ", \"maxPerSecond\": 0}");
+        JsonPath done = awaitState(task, "completed");
         assertEquals(2, done.getLong("moved"), "from and micro");
         assertEquals(2, done.getLong("skipped"), "elsewhere (not writable) and trimmed (no snapshot)");
-        List<String> replayOf = streams.all("{jobs}pick").stream().map(m -> text(m.payload().get("replay-of"))).toList();
-        assertEquals(List.of(DLQ + "/" + from, DLQ + "/" + micro), replayOf);
+        List<StreamMessage<String, String, byte[]>> back = streams.all("{jobs}pick");
+        assertEquals(List.of(DLQ + "/" + from, DLQ + "/" + micro),
+                back.stream().map(m -> text(m.payload().get("replay-of"))).toList());
         assertEquals(List.of(before, elsewhere, to, garbled, trimmed), listed("job=pick"));
+
+        // Every move is audited with who started the task: one record for the step, a line per move.
+        List<StreamMessage<String, String, byte[]>> audited = streams.all("{jobs}:dlq:audit").stream()
+                .filter(m -> "redrive-moves".equals(text(m.payload().get("action"))))
+                .filter(m -> task.equals(text(m.payload().get("task")))).toList();
+        assertEquals(1, audited.size());
+        Map<String, byte[]> record = audited.get(0).payload();
+        assertEquals("operator", text(record.get("actor")));
+        assertEquals("2", text(record.get("count")));
+        assertEquals(List.of(from + " " + back.get(0).id() + " 1-0 {jobs}pick", micro + " " + back.get(1).id() + " 1-0 {jobs}pick"),
+                List.of(text(record.get("moves")).split("\n")));
     }
 
     @Test
