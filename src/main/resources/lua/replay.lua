@@ -41,7 +41,8 @@
 --         canary list, then every stream a replay may write to in this hash slot
 --   ARGV  [2..8] the filter, [9] the runner, [10] who started the task, [11] when, [12] note,
 --         [13] task id, [14] entries to examine at most, [15] entries to move at most (the pace)
---   In the canary phase it moves no more than the canary still needs and lists what it moved.
+--   In the canary phase it moves no more than the canary still needs and lists what it moved; the
+--   phase is done when the canary is full (over as many steps as the pace takes) or the end is reached.
 --   One audit record (action redrive-moves) names every move of the step, one line each:
 --   dead-letter id, new id, origin id, origin stream.
 --   Matching entries it can't move (origin not writable here, no snapshot) count as skipped.
@@ -314,8 +315,12 @@ if mode == 'step' then
     return { 'stopped' }
   end
   local canary = state == 'canary'
+  -- The pace bounds a step, not the canary: the canary phase ends when the canary is full, which
+  -- may take several steps.
+  local canaryLeft
   if canary then
-    limit = math.min(limit, tonumber(redis.call('HGET', task, 'canary')) - tonumber(redis.call('HGET', task, 'canary-moved') or '0'))
+    canaryLeft = tonumber(redis.call('HGET', task, 'canary')) - tonumber(redis.call('HGET', task, 'canary-moved') or '0')
+    limit = math.min(limit, canaryLeft)
   end
   local writable = {}
   for i = 6, #KEYS do
@@ -367,7 +372,7 @@ if mode == 'step' then
   if skipped > 0 then
     redis.call('HINCRBY', task, 'skipped', skipped)
   end
-  local done = (canary and moved >= limit) or (examined == #page and #page < budget)
+  local done = (canary and moved >= canaryLeft) or (examined == #page and #page < budget)
   return { 'ok', done and 1 or 0, moved }
 end
 

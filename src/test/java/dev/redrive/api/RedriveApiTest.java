@@ -23,6 +23,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.redrive.deadletter.Redrives;
+import dev.redrive.redis.RedisKeys;
 import dev.redrive.testing.ApiUsers;
 import dev.redrive.testing.Await;
 import dev.redrive.testing.RedisResource;
@@ -55,7 +56,7 @@ class RedriveApiTest {
             c.put("redrive.queues.jobs.block", "200ms");
             c.put("redrive.queues.jobs.retry-poll", "20ms");
             // Streams no worker reads: replayed jobs stay there to be counted.
-            c.put("redrive.replay.allowed-streams", "{jobs}pace,{jobs}fast,{jobs}cancel,{jobs}restart,{jobs}dry,{jobs}pick");
+            c.put("redrive.replay.allowed-streams", "{jobs}pace,{jobs}fast,{jobs}cancel,{jobs}restart,{jobs}dry,{jobs}pick,{jobs}canary");
             c.put("redrive.replay.automation-enabled", "true");
             c.put("redrive.replay.redrive-lease", "2s");
             c.put("redrive.replay.canary-timeout", "20s");
@@ -208,6 +209,27 @@ class RedriveApiTest {
         assertEquals(0, done.getLong("moved"));
         assertEquals(50, parkedFrom("{jobs}dry"));
         assertEquals(0, streams.all("{jobs}dry").size());
+    }
+
+    @Test
+    void theCanaryMovesExactlyAsManyAsAskedWhateverThePace() {
+        for (int pace : new int[] { 20, 50 }) {
+            seed("{jobs}canary", 12);
+            String task = start("{\"filter\": {\"origin\": \"{jobs}canary\"}, \"maxPerSecond\": " + pace
+                    + ", \"canary\": 5}");
+            JsonPath done = awaitState(task, "completed");
+            assertEquals(5, done.getLong("canaryMoved"), "canary at " + pace + "/s");
+            assertEquals(5, redis.list(String.class).llen(RedisKeys.redriveCanary(DLQ, task)), "canary jobs at " + pace + "/s");
+            assertEquals(12, done.getLong("moved"));
+        }
+        noneTwice("{jobs}canary", 24);
+
+        seed("{jobs}canary", 3);
+        JsonPath few = awaitState(start("{\"filter\": {\"origin\": \"{jobs}canary\"}, \"maxPerSecond\": 20, "
+                + "\"canary\": 5}"), "completed");
+        assertEquals(3, few.getLong("canaryMoved"), "a canary larger than what matches moves what matches");
+        assertEquals(3, few.getLong("moved"));
+        noneTwice("{jobs}canary", 27);
     }
 
     /** Parks one record as given (a snapshot field unless the record says it has none); returns its id. */
