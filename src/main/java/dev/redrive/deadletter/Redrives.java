@@ -142,7 +142,6 @@ public class Redrives {
         store.requireKnown(dlq);
         String id = UUID.randomUUID().toString();
         String until = store.newestId(dlq).await().atMost(timeout());
-        String key = RedisKeys.redriveTask(dlq, id);
         Map<String, String> task = new HashMap<>();
         task.put("id", id);
         task.put("dlq", dlq);
@@ -161,13 +160,47 @@ public class Redrives {
         task.put("canary-moved", "0");
         task.put("created-by", actor);
         task.put("created-at", now().toString());
-        hashes().hset(key, task).await().atMost(timeout());
-        redis.sortedSet(String.class).zadd(RedisKeys.redriveTasks(dlq), clock.millis(), id).await().atMost(timeout());
+        create(dlq, id, spec.dryRun(), task);
         audit(dlq, id, "redrive", actor, spec.note() == null ? "" : spec.note());
         LOG.infof("%s started redrive %s of %s (dry run %s, %d/s, canary %d)", actor, id, dlq, spec.dryRun(),
                 spec.maxPerSecond(), spec.canary());
         launch(dlq, id);
         return status(dlq, id);
+    }
+
+    /**
+     * Stores the new task unless a real redrive of the same stream is unfinished: two at once
+     * would each count what the other moves. redrive-start.lua checks and creates in one step; it
+     * needs the running task's key up front, so a start that raced another reads the pointer again.
+     */
+    private void create(String dlq, String id, boolean dryRun, Map<String, String> task) {
+        String pointer = RedisKeys.redriveRunning(dlq);
+        String key = RedisKeys.redriveTask(dlq, id);
+        for (int attempt = 0; attempt < 10; attempt++) {
+            String seen = dryRun ? null : redis.value(String.class, String.class).get(pointer).await().atMost(timeout());
+            List<String> keys = List.of(pointer, seen == null ? key : RedisKeys.redriveTask(dlq, seen), key,
+                    RedisKeys.redriveTasks(dlq));
+            List<String> args = new ArrayList<>(List.of(seen == null ? "" : seen, id, Long.toString(clock.millis()),
+                    dryRun ? "1" : "0"));
+            task.forEach((name, value) -> {
+                args.add(name);
+                args.add(value);
+            });
+            Response created = scripts.run(LuaScripts.Script.REDRIVE_START, keys, args).await().atMost(timeout());
+            switch (created.get(0).toString()) {
+                case "started" -> {
+                    return;
+                }
+                case "running" -> throw new DeadLetterException(DeadLetterException.Reason.REDRIVE_RUNNING,
+                        "redrive " + created.get(1) + " of " + dlq + " is still " + created.get(2) + "; one redrive of "
+                                + "a stream runs at a time (dry runs aside): wait until it has finished, or cancel it "
+                                + "with DELETE on its URL, .../redrives/" + created.get(1));
+                default -> {
+                    // 'changed': another start won since the pointer was read; read it again
+                }
+            }
+        }
+        throw new IllegalStateException("could not start a redrive of " + dlq + ": other redrives kept starting");
     }
 
     public Status status(String dlq, String id) {

@@ -16,6 +16,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import jakarta.inject.Inject;
 
@@ -56,7 +60,8 @@ class RedriveApiTest {
             c.put("redrive.queues.jobs.block", "200ms");
             c.put("redrive.queues.jobs.retry-poll", "20ms");
             // Streams no worker reads: replayed jobs stay there to be counted.
-            c.put("redrive.replay.allowed-streams", "{jobs}pace,{jobs}fast,{jobs}cancel,{jobs}restart,{jobs}dry,{jobs}pick,{jobs}canary");
+            c.put("redrive.replay.allowed-streams", "{jobs}pace,{jobs}fast,{jobs}cancel,{jobs}restart,{jobs}dry,{jobs}pick,{jobs}canary,"
+                    + "{jobs}overlap");
             c.put("redrive.replay.automation-enabled", "true");
             c.put("redrive.replay.redrive-lease", "2s");
             c.put("redrive.replay.canary-timeout", "20s");
@@ -230,6 +235,54 @@ class RedriveApiTest {
         assertEquals(3, few.getLong("canaryMoved"), "a canary larger than what matches moves what matches");
         assertEquals(3, few.getLong("moved"));
         noneTwice("{jobs}canary", 27);
+    }
+
+    @Test
+    void aSecondRedriveOfTheStreamWhileOneRunsIsRefusedNamingIt() throws Exception {
+        seed("{jobs}overlap", 2000);
+        String body = "{\"filter\": {\"origin\": \"{jobs}overlap\"}, \"maxPerSecond\": 100}";
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<io.restassured.response.Response>> posts = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            posts.add(pool.submit(() -> {
+                go.await();
+                return as("operator").contentType("application/json").body(body).post(D + "/redrives");
+            }));
+        }
+        go.countDown();
+        List<io.restassured.response.Response> answers = new ArrayList<>();
+        for (Future<io.restassured.response.Response> f : posts) {
+            answers.add(f.get());
+        }
+        pool.shutdown();
+        List<Integer> statuses = answers.stream().map(io.restassured.response.Response::statusCode).sorted().toList();
+        assertEquals(List.of(202, 409), statuses);
+        String running = answers.stream().filter(r -> r.statusCode() == 202).findFirst().orElseThrow().path("id");
+        io.restassured.response.Response refused = answers.stream().filter(r -> r.statusCode() == 409).findFirst()
+                .orElseThrow();
+        problem(refused.then(), 409);
+        refused.then().body("type", equalTo("/problems/redrive-running"))
+                .body("detail", org.hamcrest.Matchers.containsString(running));
+
+        // A dry run moves nothing, so it may count beside the running task.
+        JsonPath dry = awaitState(start("{\"filter\": {\"origin\": \"{jobs}overlap\"}, \"dryRun\": true}"), "completed");
+        assertEquals(0, dry.getLong("moved"));
+        problem(as("operator").contentType("application/json").body(body).post(D + "/redrives").then(), 409);
+
+        as("operator").delete(D + "/redrives/" + running).then().statusCode(200);
+        Await.until("the runner to stop", BOUND, () -> !redrives.runsHere(DLQ, running));
+        long first = status(running).getLong("moved");
+        // A cancelled task blocks nothing: the next one moves the rest, and reports exactly that.
+        JsonPath rest = awaitState(start("{\"filter\": {\"origin\": \"{jobs}overlap\"}, \"maxPerSecond\": 0}"),
+                "completed");
+        assertEquals(2000 - first, rest.getLong("matched"));
+        assertEquals(2000 - first, rest.getLong("moved"));
+        assertEquals(0, rest.getLong("skipped"));
+        noneTwice("{jobs}overlap", 2000);
+        // Nor does a completed one.
+        seed("{jobs}overlap", 1);
+        assertEquals(1, awaitState(start(body), "completed").getLong("moved"));
     }
 
     /** Parks one record as given (a snapshot field unless the record says it has none); returns its id. */
