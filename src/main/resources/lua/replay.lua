@@ -14,15 +14,18 @@
 -- ARGV[1] says what to do; every key of a call is in the dead-letter stream's hash slot.
 --
 -- 'one': replay one entry.
---   KEYS  dead-letter stream, its stats hash, its audit stream, the origin stream the record names
---         (the caller checked it may write there), the answer key of the request's Idempotency-Key
+--   KEYS  dead-letter stream, its stats hash, its audit stream, the answer key of the request's
+--         Idempotency-Key (any key of the slot when there is none), then every stream a replay may
+--         write to in this hash slot
 --   ARGV  [2] entry id, [3] who asks (for the audit record), [4] when (ISO-8601), [5] note (may be ''),
 --         [6] the request's Idempotency-Key or '', [7] seconds its answer is kept,
 --         [8..] patched or added fields as name, value pairs (values are any bytes)
---   Returns { 'replayed', new id } | { 'again', new id, stream } (same Idempotency-Key, same entry)
---         | { 'key-reused', entry id } (the key answered another entry) | { 'gone' } (never parked,
---         or already replayed or discarded) | { 'no-snapshot' } (trimmed before it was parked)
---         | { 'origin-mismatch', origin } (KEYS[4] is not the record's origin)
+--   The key's earlier answer is looked up in the same step as the replay, and the entry is read
+--   here too: of concurrent requests with one key, one replays and every other gets its answer.
+--   Returns { 'replayed', new id, origin } | { 'again', new id, stream } (same Idempotency-Key, same
+--         entry) | { 'key-reused', entry id } (the key answered another entry) | { 'gone' } (never
+--         parked, or already replayed or discarded) | { 'no-snapshot' } (trimmed before it was parked)
+--         | { 'not-writable', origin } (the record's origin is none of the writable streams)
 --
 -- 'list': a page of matching entries, oldest or newest first, for a listing.
 --   KEYS  dead-letter stream
@@ -203,7 +206,7 @@ local function after(cursor)
 end
 
 if mode == 'one' then
-  local origin, answerKey = KEYS[4], KEYS[5]
+  local answerKey = KEYS[4]
   local id, idemKey, ttl = ARGV[2], ARGV[6], ARGV[7]
   if idemKey ~= '' then
     local prior = redis.call('GET', answerKey)
@@ -222,8 +225,13 @@ if mode == 'one' then
   end
   local flat = entry[1][2]
   local record, snapshot = recordOf(flat)
-  if record['origin-stream'] ~= origin then
-    return { 'origin-mismatch', record['origin-stream'] or '' }
+  local origin = record['origin-stream'] or ''
+  local writable = false
+  for i = 5, #KEYS do
+    writable = writable or KEYS[i] == origin
+  end
+  if not writable then
+    return { 'not-writable', origin }
   end
   if record['snapshot'] == 'missing' then
     return { 'no-snapshot' }
@@ -240,7 +248,7 @@ if mode == 'one' then
   if idemKey ~= '' then
     redis.call('SET', answerKey, id .. ' ' .. newId .. ' ' .. origin, 'EX', tonumber(ttl))
   end
-  return { 'replayed', newId }
+  return { 'replayed', newId, origin }
 end
 
 local filter = filterAt(2)
