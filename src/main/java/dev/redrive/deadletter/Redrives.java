@@ -376,8 +376,7 @@ public class Redrives {
     /**
      * Moves matching entries from the task's cursor, one replay.lua step per page, which also
      * advances the cursor; in the canary phase the script stops at the canary's size. With a pace,
-     * one step at a time and no more entries per step than a twentieth of a second's worth; without
-     * one, two steps are in flight, so Redis never waits for the service between them (a step that
+     * one step at a time, each as big and as late as {@link Pace} says; without one, two steps are in flight, so Redis never waits for the service between them (a step that
      * finds nothing left to do is harmless). False when the task stopped (cancelled, or another
      * runner took it over).
      */
@@ -386,9 +385,9 @@ public class Redrives {
         List<String> keys = new ArrayList<>(List.of(dlq, RedisKeys.deadLetterStats(dlq), RedisKeys.audit(dlq), key,
                 RedisKeys.redriveCanary(dlq, id)));
         keys.addAll(replays.writableFrom(dlq));
-        boolean paced = spec.maxPerSecond() > 0;
-        int limit = paced ? Math.max(1, Math.min(PAGE, spec.maxPerSecond() / 20)) : PAGE;
-        int depth = paced ? 1 : 2;
+        Pace pace = new Pace(spec.maxPerSecond());
+        int limit = pace.perStep(PAGE);
+        int depth = pace.limited() ? 1 : 2;
         ArrayDeque<CompletableFuture<Response>> inFlight = new ArrayDeque<>();
         long started = System.nanoTime();
         Lease lease = new Lease(dlq, id);
@@ -399,11 +398,9 @@ public class Redrives {
                     if (!lease.held()) {
                         return false;
                     }
-                    if (paced) {
-                        long wait = started + moved * 1_000_000_000L / spec.maxPerSecond() - System.nanoTime();
-                        if (wait > 0) {
-                            Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-                        }
+                    long wait = pace.waitNanos(moved, System.nanoTime() - started);
+                    if (wait > 0) {
+                        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
                     }
                     inFlight.add(step(keys, spec, id, actor, limit).subscribeAsCompletionStage());
                 }
