@@ -5,6 +5,7 @@ import static dev.redrive.api.DeadLetterApiTest.enc;
 import static dev.redrive.api.DeadLetterApiTest.problem;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.redrive.deadletter.Redrives;
+import dev.redrive.redis.LuaScripts;
 import dev.redrive.redis.RedisKeys;
 import dev.redrive.testing.ApiUsers;
 import dev.redrive.testing.Await;
@@ -75,6 +77,9 @@ class RedriveApiTest {
 
     @Inject
     Redrives redrives;
+
+    @Inject
+    LuaScripts scripts;
 
     Streams streams;
 
@@ -286,6 +291,39 @@ class RedriveApiTest {
         // Nor does a completed one.
         seed("{jobs}overlap", 1);
         assertEquals(1, awaitState(start(body), "completed").getLong("moved"));
+    }
+
+    @Test
+    void aStartThatRacedAnotherWritesNothingAndReadsThePointerAgain() {
+        String dlq = "{start-race}:dlq";
+        String pointer = RedisKeys.redriveRunning(dlq);
+        String running = "11111111-1111-1111-1111-111111111111";
+        String mine = "22222222-2222-2222-2222-222222222222";
+        redis.value(String.class).set(pointer, running);
+        redis.hash(String.class).hset(RedisKeys.redriveTask(dlq, running), Map.of("state", "running"));
+
+        // It read no pointer, but another start set one since: nothing written, read again.
+        assertEquals(List.of("changed"), startScript(dlq, "", mine));
+        // Read again: that task runs.
+        assertEquals(List.of("running", running, "running"), startScript(dlq, running, mine));
+        assertFalse(redis.key().exists(RedisKeys.redriveTask(dlq, mine)), "no task written");
+        assertEquals(running, redis.value(String.class).get(pointer));
+        // Once it has finished, the next start takes the pointer.
+        redis.hash(String.class).hset(RedisKeys.redriveTask(dlq, running), Map.of("state", "aborted"));
+        assertEquals(List.of("started"), startScript(dlq, running, mine));
+        assertEquals(mine, redis.value(String.class).get(pointer));
+        assertEquals("counting", redis.hash(String.class).hget(RedisKeys.redriveTask(dlq, mine), "state"));
+        assertEquals(List.of(mine), redis.sortedSet(String.class).zrange(RedisKeys.redriveTasks(dlq), 0, -1));
+    }
+
+    List<String> startScript(String dlq, String seen, String id) {
+        List<String> keys = List.of(RedisKeys.redriveRunning(dlq),
+                RedisKeys.redriveTask(dlq, seen.isEmpty() ? id : seen), RedisKeys.redriveTask(dlq, id),
+                RedisKeys.redriveTasks(dlq));
+        List<String> args = List.of(seen, id, "1", "0", "id", id, "state", "counting");
+        List<String> reply = new ArrayList<>();
+        scripts.run(LuaScripts.Script.REDRIVE_START, keys, args).await().atMost(BOUND).forEach(r -> reply.add(r.toString()));
+        return reply;
     }
 
     /** Parks one record as given (a snapshot field unless the record says it has none); returns its id. */
