@@ -14,15 +14,18 @@
 -- ARGV[1] says what to do; every key of a call is in the dead-letter stream's hash slot.
 --
 -- 'one': replay one entry.
---   KEYS  dead-letter stream, its stats hash, its audit stream, the origin stream the record names
---         (the caller checked it may write there), the answer key of the request's Idempotency-Key
+--   KEYS  dead-letter stream, its stats hash, its audit stream, the answer key of the request's
+--         Idempotency-Key (any key of the slot when there is none), then every stream a replay may
+--         write to in this hash slot
 --   ARGV  [2] entry id, [3] who asks (for the audit record), [4] when (ISO-8601), [5] note (may be ''),
 --         [6] the request's Idempotency-Key or '', [7] seconds its answer is kept,
 --         [8..] patched or added fields as name, value pairs (values are any bytes)
---   Returns { 'replayed', new id } | { 'again', new id, stream } (same Idempotency-Key, same entry)
---         | { 'key-reused', entry id } (the key answered another entry) | { 'gone' } (never parked,
---         or already replayed or discarded) | { 'no-snapshot' } (trimmed before it was parked)
---         | { 'origin-mismatch', origin } (KEYS[4] is not the record's origin)
+--   The key's earlier answer is looked up in the same step as the replay, and the entry is read
+--   here too: of concurrent requests with one key, one replays and every other gets its answer.
+--   Returns { 'replayed', new id, origin } | { 'again', new id, stream } (same Idempotency-Key, same
+--         entry) | { 'key-reused', entry id } (the key answered another entry) | { 'gone' } (never
+--         parked, or already replayed or discarded) | { 'no-snapshot' } (trimmed before it was parked)
+--         | { 'not-writable', origin } (the record's origin is none of the writable streams)
 --
 -- 'list': a page of matching entries, oldest or newest first, for a listing.
 --   KEYS  dead-letter stream
@@ -41,7 +44,8 @@
 --         canary list, then every stream a replay may write to in this hash slot
 --   ARGV  [2..8] the filter, [9] the runner, [10] who started the task, [11] when, [12] note,
 --         [13] task id, [14] entries to examine at most, [15] entries to move at most (the pace)
---   In the canary phase it moves no more than the canary still needs and lists what it moved.
+--   In the canary phase it moves no more than the canary still needs and lists what it moved; the
+--   phase is done when the canary is full (over as many steps as the pace takes) or the end is reached.
 --   One audit record (action redrive-moves) names every move of the step, one line each:
 --   dead-letter id, new id, origin id, origin stream.
 --   Matching entries it can't move (origin not writable here, no snapshot) count as skipped.
@@ -202,7 +206,7 @@ local function after(cursor)
 end
 
 if mode == 'one' then
-  local origin, answerKey = KEYS[4], KEYS[5]
+  local answerKey = KEYS[4]
   local id, idemKey, ttl = ARGV[2], ARGV[6], ARGV[7]
   if idemKey ~= '' then
     local prior = redis.call('GET', answerKey)
@@ -221,8 +225,13 @@ if mode == 'one' then
   end
   local flat = entry[1][2]
   local record, snapshot = recordOf(flat)
-  if record['origin-stream'] ~= origin then
-    return { 'origin-mismatch', record['origin-stream'] or '' }
+  local origin = record['origin-stream'] or ''
+  local writable = false
+  for i = 5, #KEYS do
+    writable = writable or KEYS[i] == origin
+  end
+  if not writable then
+    return { 'not-writable', origin }
   end
   if record['snapshot'] == 'missing' then
     return { 'no-snapshot' }
@@ -239,7 +248,7 @@ if mode == 'one' then
   if idemKey ~= '' then
     redis.call('SET', answerKey, id .. ' ' .. newId .. ' ' .. origin, 'EX', tonumber(ttl))
   end
-  return { 'replayed', newId }
+  return { 'replayed', newId, origin }
 end
 
 local filter = filterAt(2)
@@ -314,8 +323,12 @@ if mode == 'step' then
     return { 'stopped' }
   end
   local canary = state == 'canary'
+  -- The pace bounds a step, not the canary: the canary phase ends when the canary is full, which
+  -- may take several steps.
+  local canaryLeft
   if canary then
-    limit = math.min(limit, tonumber(redis.call('HGET', task, 'canary')) - tonumber(redis.call('HGET', task, 'canary-moved') or '0'))
+    canaryLeft = tonumber(redis.call('HGET', task, 'canary')) - tonumber(redis.call('HGET', task, 'canary-moved') or '0')
+    limit = math.min(limit, canaryLeft)
   end
   local writable = {}
   for i = 6, #KEYS do
@@ -367,7 +380,7 @@ if mode == 'step' then
   if skipped > 0 then
     redis.call('HINCRBY', task, 'skipped', skipped)
   end
-  local done = (canary and moved >= limit) or (examined == #page and #page < budget)
+  local done = (canary and moved >= canaryLeft) or (examined == #page and #page < budget)
   return { 'ok', done and 1 or 0, moved }
 end
 

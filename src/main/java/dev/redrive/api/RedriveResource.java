@@ -83,8 +83,13 @@ public class RedriveResource {
                     + "(so no entry moves twice, even across a restart, which resumes the task from its cursor). With "
                     + "a canary, moves the first `canary` entries, waits until their jobs are done or parked again, and "
                     + "aborts by itself when more than maxRefailRate of them came back. dryRun only counts. "
-                    + "maxPerSecond defaults to 100; 0 means no limit.")
+                    + "maxPerSecond defaults to 100; 0 means no limit. One redrive of a stream runs at a time: "
+                    + "while one is counting, in its canary or running, another is refused with 409 naming it; a "
+                    + "dry run moves nothing and may run beside it.")
     @APIResponse(responseCode = "202", description = "Started; poll the Location")
+    @APIResponse(responseCode = "409", description = "Another redrive of this dead-letter stream is unfinished "
+            + "(redrive-running; the detail names it): wait for it or cancel it",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "400", description = "Malformed body or filter",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Response start(@PathParam("dlq") String dlq, byte[] body) {

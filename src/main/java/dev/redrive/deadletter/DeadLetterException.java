@@ -22,7 +22,9 @@ public class DeadLetterException extends RuntimeException {
         /** No such redrive task. */
         NO_TASK,
         /** The redrive task is already finished. */
-        TASK_FINISHED
+        TASK_FINISHED,
+        /** Another redrive of the same dead-letter stream is unfinished. */
+        REDRIVE_RUNNING
     }
 
     private final Reason reason;

@@ -142,7 +142,6 @@ public class Redrives {
         store.requireKnown(dlq);
         String id = UUID.randomUUID().toString();
         String until = store.newestId(dlq).await().atMost(timeout());
-        String key = RedisKeys.redriveTask(dlq, id);
         Map<String, String> task = new HashMap<>();
         task.put("id", id);
         task.put("dlq", dlq);
@@ -161,13 +160,47 @@ public class Redrives {
         task.put("canary-moved", "0");
         task.put("created-by", actor);
         task.put("created-at", now().toString());
-        hashes().hset(key, task).await().atMost(timeout());
-        redis.sortedSet(String.class).zadd(RedisKeys.redriveTasks(dlq), clock.millis(), id).await().atMost(timeout());
+        create(dlq, id, spec.dryRun(), task);
         audit(dlq, id, "redrive", actor, spec.note() == null ? "" : spec.note());
         LOG.infof("%s started redrive %s of %s (dry run %s, %d/s, canary %d)", actor, id, dlq, spec.dryRun(),
                 spec.maxPerSecond(), spec.canary());
         launch(dlq, id);
         return status(dlq, id);
+    }
+
+    /**
+     * Stores the new task unless a real redrive of the same stream is unfinished: two at once
+     * would each count what the other moves. redrive-start.lua checks and creates in one step; it
+     * needs the running task's key up front, so a start that raced another reads the pointer again.
+     */
+    private void create(String dlq, String id, boolean dryRun, Map<String, String> task) {
+        String pointer = RedisKeys.redriveRunning(dlq);
+        String key = RedisKeys.redriveTask(dlq, id);
+        for (int attempt = 0; attempt < 10; attempt++) {
+            String seen = dryRun ? null : redis.value(String.class, String.class).get(pointer).await().atMost(timeout());
+            List<String> keys = List.of(pointer, seen == null ? key : RedisKeys.redriveTask(dlq, seen), key,
+                    RedisKeys.redriveTasks(dlq));
+            List<String> args = new ArrayList<>(List.of(seen == null ? "" : seen, id, Long.toString(clock.millis()),
+                    dryRun ? "1" : "0"));
+            task.forEach((name, value) -> {
+                args.add(name);
+                args.add(value);
+            });
+            Response created = scripts.run(LuaScripts.Script.REDRIVE_START, keys, args).await().atMost(timeout());
+            switch (created.get(0).toString()) {
+                case "started" -> {
+                    return;
+                }
+                case "running" -> throw new DeadLetterException(DeadLetterException.Reason.REDRIVE_RUNNING,
+                        "redrive " + created.get(1) + " of " + dlq + " is still " + created.get(2) + "; one redrive of "
+                                + "a stream runs at a time (dry runs aside): wait until it has finished, or cancel it "
+                                + "with DELETE on its URL, .../redrives/" + created.get(1));
+                default -> {
+                    // 'changed': another start won since the pointer was read; read it again
+                }
+            }
+        }
+        throw new IllegalStateException("could not start a redrive of " + dlq + ": other redrives kept starting");
     }
 
     public Status status(String dlq, String id) {
@@ -343,8 +376,7 @@ public class Redrives {
     /**
      * Moves matching entries from the task's cursor, one replay.lua step per page, which also
      * advances the cursor; in the canary phase the script stops at the canary's size. With a pace,
-     * one step at a time and no more entries per step than a twentieth of a second's worth; without
-     * one, two steps are in flight, so Redis never waits for the service between them (a step that
+     * one step at a time, each as big and as late as {@link Pace} says; without one, two steps are in flight, so Redis never waits for the service between them (a step that
      * finds nothing left to do is harmless). False when the task stopped (cancelled, or another
      * runner took it over).
      */
@@ -353,9 +385,9 @@ public class Redrives {
         List<String> keys = new ArrayList<>(List.of(dlq, RedisKeys.deadLetterStats(dlq), RedisKeys.audit(dlq), key,
                 RedisKeys.redriveCanary(dlq, id)));
         keys.addAll(replays.writableFrom(dlq));
-        boolean paced = spec.maxPerSecond() > 0;
-        int limit = paced ? Math.max(1, Math.min(PAGE, spec.maxPerSecond() / 20)) : PAGE;
-        int depth = paced ? 1 : 2;
+        Pace pace = new Pace(spec.maxPerSecond());
+        int limit = pace.perStep(PAGE);
+        int depth = pace.limited() ? 1 : 2;
         ArrayDeque<CompletableFuture<Response>> inFlight = new ArrayDeque<>();
         long started = System.nanoTime();
         Lease lease = new Lease(dlq, id);
@@ -366,11 +398,9 @@ public class Redrives {
                     if (!lease.held()) {
                         return false;
                     }
-                    if (paced) {
-                        long wait = started + moved * 1_000_000_000L / spec.maxPerSecond() - System.nanoTime();
-                        if (wait > 0) {
-                            Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-                        }
+                    long wait = pace.waitNanos(moved, System.nanoTime() - started);
+                    if (wait > 0) {
+                        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
                     }
                     inFlight.add(step(keys, spec, id, actor, limit).subscribeAsCompletionStage());
                 }

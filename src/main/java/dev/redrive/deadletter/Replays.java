@@ -21,9 +21,9 @@ import io.vertx.mutiny.redis.client.Response;
 
 /**
  * Sends parked jobs back (replay.lua) or drops them on purpose (discard.lua). Both are one
- * atomic script each; this class checks what a script can't (is the origin a stream redrive may
- * write to, do both streams share a hash slot) and turns the scripts' return codes into
- * results or {@link DeadLetterException}s, in one place.
+ * atomic script each; this class names the streams a script may write to (allowed, and in the
+ * dead-letter stream's hash slot), says why an origin outside them is refused, and turns the
+ * scripts' return codes into results or {@link DeadLetterException}s, in one place.
  */
 @ApplicationScoped
 public class Replays {
@@ -62,46 +62,32 @@ public class Replays {
     @Inject
     Clock clock;
 
-    @Inject
-    io.quarkus.redis.datasource.ReactiveRedisDataSource redis;
-
-    /** Reads the entry, checks where it would go, and replays it. */
+    /**
+     * Replays the entry in one script call, which also reads it and looks up the Idempotency-Key's
+     * earlier answer: reading either here first would let a concurrent request with the same key
+     * find the entry gone before its answer was there to be seen.
+     */
     public Uni<Replayed> replay(Request request) {
-        store.requireKnown(request.deadLetters());
-        Uni<Replayed> earlier = request.idempotencyKey() == null ? Uni.createFrom().nullItem()
-                : earlierAnswer(request);
-        return earlier.flatMap(answer -> answer != null ? Uni.createFrom().item(answer)
-                : store.entry(request.deadLetters(), request.id()).flatMap(entry -> {
-                    if (entry.isEmpty()) {
-                        throw gone(request.deadLetters(), request.id());
-                    }
-                    return replay(request, entry.get());
-                }));
-    }
-
-    private Uni<Replayed> replay(Request request, DeadLetterEntry entry) {
-        String origin = entry.originStream();
         String dlq = request.deadLetters();
-        DeadLetterException refused = refusal(origin, dlq);
-        if (refused != null) {
-            return Uni.createFrom().failure(refused);
-        }
-        List<String> keys = List.of(dlq, RedisKeys.deadLetterStats(dlq), RedisKeys.audit(dlq), origin,
-                RedisKeys.replayAnswer(dlq, request.idempotencyKey() == null ? "" : request.idempotencyKey()));
+        store.requireKnown(dlq);
+        String idempotencyKey = request.idempotencyKey() == null ? "" : request.idempotencyKey();
+        List<String> keys = new ArrayList<>(List.of(dlq, RedisKeys.deadLetterStats(dlq), RedisKeys.audit(dlq),
+                RedisKeys.replayAnswer(dlq, idempotencyKey)));
+        keys.addAll(writableFrom(dlq));
         List<byte[]> args = new ArrayList<>();
         args.add(bytes("one"));
-        args.add(bytes(entry.id()));
+        args.add(bytes(request.id()));
         args.add(bytes(request.actor()));
         args.add(bytes(clock.instant().truncatedTo(ChronoUnit.MILLIS).toString()));
         args.add(bytes(request.note() == null ? "" : request.note()));
-        args.add(bytes(request.idempotencyKey() == null ? "" : request.idempotencyKey()));
+        args.add(bytes(idempotencyKey));
         args.add(bytes(Long.toString(Math.max(1, config.replay().idempotencyTtl().toSeconds()))));
         Map<String, byte[]> patch = request.patch() == null ? Map.of() : request.patch();
         patch.forEach((name, value) -> {
             args.add(bytes(name));
             args.add(value);
         });
-        return scripts.runBinary(LuaScripts.Script.REPLAY, keys, args).map(reply -> outcome(request, origin, reply));
+        return scripts.runBinary(LuaScripts.Script.REPLAY, keys, args).map(reply -> outcome(request, reply));
     }
 
     /** Why a replay from {@code dlq} to {@code origin} may not happen, or null when it may. */
@@ -140,25 +126,12 @@ public class Replays {
         });
     }
 
-    private Uni<Replayed> earlierAnswer(Request request) {
-        return redis.value(String.class, String.class)
-                .get(RedisKeys.replayAnswer(request.deadLetters(), request.idempotencyKey()))
-                .map(stored -> stored == null ? null : parseAnswer(request, stored));
-    }
-
-    private Replayed parseAnswer(Request request, String stored) {
-        String[] parts = stored.split(" ", 3);
-        if (!parts[0].equals(request.id())) {
-            throw keyReused(request, parts[0]);
-        }
-        return new Replayed(request.deadLetters(), request.id(), parts.length > 2 ? parts[2] : "", parts[1], true);
-    }
-
-    private Replayed outcome(Request request, String origin, Response reply) {
+    private Replayed outcome(Request request, Response reply) {
         String code = reply.get(0).toString();
         switch (code) {
             case "replayed" -> {
                 String newId = reply.get(1).toString();
+                String origin = reply.get(2).toString();
                 metrics.replayed(request.deadLetters());
                 LOG.infof("%s replayed %s/%s to %s as %s", request.actor(), request.deadLetters(), request.id(), origin, newId);
                 return new Replayed(request.deadLetters(), request.id(), origin, newId, false);
@@ -171,7 +144,10 @@ public class Replays {
             case "no-snapshot" -> throw new DeadLetterException(DeadLetterException.Reason.NO_SNAPSHOT,
                     "job " + request.id() + " was trimmed from its stream before it was parked: there is no snapshot "
                             + "to send back; discard it with a reason once handled");
-            case "origin-mismatch" -> throw new IllegalStateException("record origin changed under replay: " + reply);
+            case "not-writable" -> {
+                DeadLetterException refused = refusal(reply.get(1).toString(), request.deadLetters());
+                throw refused != null ? refused : new IllegalStateException("replay.lua found no writable origin: " + reply);
+            }
             default -> throw new IllegalStateException("replay.lua answered " + reply);
         }
     }

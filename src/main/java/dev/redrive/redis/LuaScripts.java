@@ -35,7 +35,8 @@ public class LuaScripts {
         FORGET_CONSUMERS("forget-consumers.lua"),
         REPLAY("replay.lua"),
         DISCARD("discard.lua"),
-        REDRIVE_CLAIM("redrive-claim.lua");
+        REDRIVE_CLAIM("redrive-claim.lua"),
+        REDRIVE_START("redrive-start.lua");
 
         final String file;
 

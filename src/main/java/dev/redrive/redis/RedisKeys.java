@@ -54,6 +54,11 @@ public final class RedisKeys {
         return slotPrefix(deadLetters) + ":redrive:" + taskId + ":canary";
     }
 
+    /** The id of a dead-letter stream's latest real (not dry-run) redrive: one runs at a time. */
+    public static String redriveRunning(String deadLetters) {
+        return slotPrefix(deadLetters) + ":redrive-running";
+    }
+
     /** Ids of the redrives of a dead-letter stream, scored by creation time. */
     public static String redriveTasks(String deadLetters) {
         return slotPrefix(deadLetters) + ":redrives";

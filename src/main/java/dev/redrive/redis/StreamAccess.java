@@ -200,6 +200,12 @@ public class StreamAccess {
         });
     }
 
+    /** An entry's fields, or an empty map when it is gone (trimmed or deleted). */
+    public Uni<Map<String, byte[]>> fields(String stream, String id) {
+        return streams().xrange(stream, StreamRange.of(id, id))
+                .map(found -> found.isEmpty() ? Map.<String, byte[]> of() : found.get(0).payload());
+    }
+
     /** Id of the oldest entry still pending in the group, or null when none is. */
     public Uni<String> oldestPending(String stream, String group) {
         return streams().xpending(stream, group)

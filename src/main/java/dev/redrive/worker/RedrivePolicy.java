@@ -3,6 +3,7 @@ package dev.redrive.worker;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.jboss.logging.Logger;
 
@@ -11,6 +12,7 @@ import dev.redrive.deadletter.DeadLetterRecord;
 import dev.redrive.deadletter.DeadLetters;
 import dev.redrive.deadletter.Fingerprint;
 import dev.redrive.job.EntryIds;
+import dev.redrive.job.Job;
 import dev.redrive.redis.StreamAccess;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
@@ -59,7 +61,8 @@ final class RedrivePolicy {
                     List<Uni<String>> parks = new ArrayList<>();
                     for (StreamAccess.Seen seen : page) {
                         if (seen.deliveryCount() > spec.maxReceiveCount()) {
-                            parks.add(deadLetters.park(spec.deadLetters(), record(seen)));
+                            parks.add(redis.fields(spec.stream(), seen.id())
+                                    .flatMap(fields -> deadLetters.park(spec.deadLetters(), record(seen, fields))));
                         }
                     }
                     return parks.isEmpty() ? Uni.createFrom().item(0)
@@ -71,10 +74,16 @@ final class RedrivePolicy {
                 });
     }
 
-    private DeadLetterRecord record(StreamAccess.Seen seen) {
+    /**
+     * The record names the job as a queue's record does (the entry's job field, else the watch's
+     * name); the fields are read only for that, dead-letter.lua copies the snapshot itself.
+     */
+    private DeadLetterRecord record(StreamAccess.Seen seen, Map<String, byte[]> fields) {
         String reason = "delivered " + seen.deliveryCount() + " times without an ack";
         Instant now = deadLetters.now();
-        return new DeadLetterRecord(spec.stream(), seen.id(), spec.group(), seen.owner(), spec.name(), "max-receive",
+        String job = new Job(spec.name(), spec.stream(), seen.id(), seen.deliveryCount(), spec.maxReceiveCount(), fields)
+                .name();
+        return new DeadLetterRecord(spec.stream(), seen.id(), spec.group(), seen.owner(), job, "max-receive",
                 "max-receive", reason, Fingerprint.of("max-receive", reason), seen.deliveryCount(),
                 spec.maxReceiveCount(), EntryIds.timestamp(seen.id()), null, now, 0);
     }

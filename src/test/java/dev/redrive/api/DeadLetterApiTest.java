@@ -256,6 +256,50 @@ class DeadLetterApiTest {
     }
 
     @Test
+    void concurrentReplaysWithOneIdempotencyKeyAllGetTheFirstAnswer() throws Exception {
+        int keys = 20;
+        int perKey = 10;
+        List<String> dlqIds = new ArrayList<>();
+        for (int k = 0; k < keys; k++) {
+            dlqIds.add(parkedJob(Map.of("payload", "idem-race-" + k)));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(keys);
+        CountDownLatch go = new CountDownLatch(1);
+        List<List<Future<io.restassured.response.Response>>> answers = new ArrayList<>();
+        for (int k = 0; k < keys; k++) {
+            String dlqId = dlqIds.get(k);
+            List<Future<io.restassured.response.Response>> forKey = new ArrayList<>();
+            for (int i = 0; i < perKey; i++) {
+                forKey.add(pool.submit(() -> {
+                    go.await();
+                    return as("operator").header("Idempotency-Key", "race-" + dlqId).contentType("application/json")
+                            .body("{\"fields\":{\"kind\":\"ok\"}}")
+                            .post("/dlq/" + enc(DLQ) + "/entries/" + enc(dlqId) + "/replay");
+                }));
+            }
+            answers.add(forKey);
+        }
+        go.countDown();
+        for (int k = 0; k < keys; k++) {
+            String replayOf = DLQ + "/" + dlqIds.get(k);
+            List<Integer> statuses = new ArrayList<>();
+            List<String> named = new ArrayList<>();
+            for (Future<io.restassured.response.Response> f : answers.get(k)) {
+                io.restassured.response.Response r = f.get();
+                statuses.add(r.statusCode());
+                named.add(r.statusCode() < 300 ? r.path("id") : r.asString());
+            }
+            List<String> copies = streams.all(STREAM).stream()
+                    .filter(m -> replayOf.equals(text(m.payload().get("replay-of")))).map(StreamMessage::id).toList();
+            assertEquals(1, copies.size(), "exactly one new job for " + replayOf);
+            assertEquals(1, statuses.stream().filter(s -> s == 201).count(), "one replay, statuses " + statuses);
+            assertEquals(perKey - 1, statuses.stream().filter(s -> s == 200).count(), "the rest repeat it, statuses " + statuses);
+            assertEquals(java.util.Collections.nCopies(perKey, copies.get(0)), named, "every answer names the new job");
+        }
+        pool.shutdown();
+    }
+
+    @Test
     void discardNeedsAReasonAndLeavesTheWholeRecordInTheAuditTrail() {
         String dlqId = parkedJob(Map.of("payload", "{\"doc\":\"gone\"}"));
         String originId = originOf(dlqId);

@@ -34,7 +34,11 @@ class RedrivePolicyTest {
                     "redrive.watch.legacy.stream", "legacy",
                     "redrive.watch.legacy.group", "node-workers",
                     "redrive.watch.legacy.max-receive-count", "2",
-                    "redrive.watch.legacy.interval", "50ms");
+                    "redrive.watch.legacy.interval", "50ms",
+                    "redrive.watch.thumbs.stream", "images",
+                    "redrive.watch.thumbs.group", "php-workers",
+                    "redrive.watch.thumbs.max-receive-count", "1",
+                    "redrive.watch.thumbs.interval", "50ms");
         }
     }
 
@@ -75,5 +79,22 @@ class RedrivePolicyTest {
         assertEquals(1, streams.all("{legacy}:dlq").size(), "only the entry over the limit, once");
         assertEquals(0, streams.parkedCount("{legacy}:dlq", healthy));
         assertEquals(0, streams.parkedCount("{legacy}:dlq", acked));
+    }
+
+    @Test
+    void theRecordNamesTheEntrysJobElseTheWatchsName() {
+        Streams streams = new Streams(redis);
+        redis.execute("XGROUP", "CREATE", "images", "php-workers", "$", "MKSTREAM");
+        String named = streams.add("images", Map.of("job", "thumbnail", "payload", "a.png"));
+        String unnamed = streams.add("images", Map.of("payload", "b.png"));
+        redis.execute("XREADGROUP", "GROUP", "php-workers", "php-1", "COUNT", "2", "STREAMS", "images", ">");
+        redis.execute("XCLAIM", "images", "php-workers", "php-2", "0", named, unnamed);
+
+        StreamMessage<String, String, byte[]> first = Await.value("the named entry to be parked", BOUND,
+                () -> streams.parked("{images}:dlq", named).orElse(null));
+        StreamMessage<String, String, byte[]> second = Await.value("the unnamed entry to be parked", BOUND,
+                () -> streams.parked("{images}:dlq", unnamed).orElse(null));
+        assertEquals("thumbnail", Streams.text(first.payload().get("job")));
+        assertEquals("thumbs", Streams.text(second.payload().get("job")));
     }
 }
