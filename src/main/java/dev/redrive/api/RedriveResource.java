@@ -3,8 +3,6 @@ package dev.redrive.api;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -83,7 +81,9 @@ public class RedriveResource {
                     + "(so no entry moves twice, even across a restart, which resumes the task from its cursor). With "
                     + "a canary, moves the first `canary` entries, waits until their jobs are done or parked again, and "
                     + "aborts by itself when more than maxRefailRate of them came back. dryRun only counts. "
-                    + "maxPerSecond defaults to 100; 0 means no limit.")
+                    + "maxPerSecond defaults to 100; 0 means no limit. Filters fail closed: an empty ids list or name, "
+                    + "or a deadFrom/deadTo outside years 0000-9999, is a 400; so is an unknown field, a field named "
+                    + "twice or anything after the JSON object.")
     @APIResponse(responseCode = "202", description = "Started; poll the Location")
     @APIResponse(responseCode = "400", description = "Malformed body or filter",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
@@ -170,16 +170,22 @@ public class RedriveResource {
                 throw ProblemException.badRequest("unknown filter '" + name + "'; known: " + FILTER);
             }
         });
-        List<String> ids = new ArrayList<>();
+        List<String> ids = null;
         JsonNode idNodes = f.get("ids");
         if (idNodes != null && !idNodes.isNull()) {
             if (!idNodes.isArray()) {
                 throw ProblemException.badRequest("filter.ids must be an array of entry ids");
             }
-            idNodes.forEach(n -> ids.add(n.asText()));
+            ids = new ArrayList<>();
+            for (JsonNode n : idNodes) {
+                if (!n.isTextual()) {
+                    throw ProblemException.badRequest("filter.ids must hold entry ids as strings (got " + n + ")");
+                }
+                ids.add(n.asText());
+            }
         }
         return Filters.of(text(f, "origin"), text(f, "job"), text(f, "failure"), text(f, "fingerprint"),
-                time(f, "deadFrom"), time(f, "deadTo"), ids);
+                text(f, "deadFrom"), text(f, "deadTo"), ids);
     }
 
     private static String text(JsonNode node, String name) {
@@ -191,15 +197,6 @@ public class RedriveResource {
             throw ProblemException.badRequest(name + " must be a string");
         }
         return v.asText();
-    }
-
-    private static Instant time(JsonNode node, String name) {
-        String v = text(node, name);
-        try {
-            return v == null ? null : Instant.parse(v);
-        } catch (DateTimeParseException e) {
-            throw ProblemException.badRequest(name + " must be an ISO-8601 instant such as 2024-05-01T12:00:00Z");
-        }
     }
 
     private static int integer(JsonNode node, String name, int byDefault, int min, int max) {
