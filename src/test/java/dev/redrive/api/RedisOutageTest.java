@@ -6,10 +6,16 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Function;
 
 import jakarta.inject.Inject;
@@ -123,6 +129,37 @@ class RedisOutageTest {
             StallableRedisResource.server().resume();
         }
         awaitRecovery();
+    }
+
+    long connectedClients() {
+        String info = redis.execute("INFO", "clients").toString();
+        return info.lines().filter(l -> l.startsWith("connected_clients:"))
+                .mapToLong(l -> Long.parseLong(l.substring("connected_clients:".length()).trim())).findFirst().orElseThrow();
+    }
+
+    @Test
+    void afterAFreezeThePoolGivesBackTheConnectionsItGrewTo() throws Exception {
+        long before = connectedClients();
+        StallableRedisResource.server().pause();
+        ExecutorService callers = Executors.newFixedThreadPool(30);
+        try {
+            List<Future<Integer>> answers = new ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                answers.add(callers.submit(() -> bounded(as("viewer"), CEILING_MS).get(D + "/entries/" + parked)
+                        .then().extract().statusCode()));
+            }
+            for (Future<Integer> answer : answers) {
+                assertEquals(503, answer.get());
+            }
+        } finally {
+            callers.shutdownNow();
+            StallableRedisResource.server().resume();
+        }
+        long grown = connectedClients();
+        assertTrue(grown >= before + 10, "the pool grew during the freeze: " + before + " -> " + grown);
+        // Within the recycle timeout (30s) and a cleaner round, not the client's default 3 minutes.
+        Await.until("the pool to shrink back from " + grown + " connections", Duration.ofSeconds(100),
+                () -> connectedClients() <= before + 2);
     }
 
     @Test
