@@ -34,7 +34,7 @@ final class Requests {
         if (after == null || after.isEmpty()) {
             return null;
         }
-        if (EntryIds.ZERO.equals(entryId(after)) || EntryIds.MAX.equals(after)) {
+        if (EntryIds.isEnd(entryId(after))) {
             throw ProblemException.badRequest("after=" + after + " is not a cursor: pass the `next` of an earlier page");
         }
         return after;

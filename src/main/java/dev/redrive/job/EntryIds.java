@@ -9,12 +9,6 @@ public final class EntryIds {
 
     private static final Pattern ID = Pattern.compile("(\\d{1,20})-(\\d{1,20})");
 
-    /** Redis refuses it in every stream, and no range can start after it. */
-    public static final String ZERO = "0-0";
-
-    /** The largest id Redis can hold; no range can start after it either. */
-    public static final String MAX = "18446744073709551615-18446744073709551615";
-
     private EntryIds() {
     }
 
@@ -25,6 +19,20 @@ public final class EntryIds {
         }
         Matcher m = ID.matcher(id);
         return m.matches() && fits(m.group(1)) && fits(m.group(2));
+    }
+
+    /**
+     * True for 0-0 and the largest id, however written (00-0 too): Redis refuses the first in
+     * every stream and can't range past either, so neither is ever a page's cursor.
+     */
+    public static boolean isEnd(String id) {
+        Matcher m = ID.matcher(id);
+        if (!m.matches()) {
+            return false;
+        }
+        long ms = Long.parseUnsignedLong(m.group(1));
+        long seq = Long.parseUnsignedLong(m.group(2));
+        return (ms == 0 && seq == 0) || (ms == -1L && seq == -1L);
     }
 
     private static boolean fits(String digits) {

@@ -118,6 +118,7 @@ class FailClosedInputTest {
         refused(replay("99999999999999999999-0", "{}"), "99999999999999999999-0");
         refused(as("operator").delete(D + "/entries/18446744073709551616-0?reason=x").then(), "18446744073709551616-0");
         refused(as("viewer").get(D + "/entries?after=0-0").then(), "0-0");
+        refused(as("viewer").get(D + "/entries?after=000-00").then(), "000-00");
         refused(as("viewer").get(D + "/entries?order=oldest&after=" + max).then(), max);
         refused(as("viewer").get(D + "/audit?after=0-0").then(), "0-0");
         refused(as("viewer").get(D + "/entries?after=18446744073709551616-0").then(), "18446744073709551616-0");
