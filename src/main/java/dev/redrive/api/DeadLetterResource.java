@@ -53,6 +53,9 @@ import io.smallrye.mutiny.Uni;
         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
 @APIResponse(responseCode = "403", description = "Your roles do not allow this",
         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+@APIResponse(responseCode = "503", description = "Redis is down, full or slower than redrive.redis-timeout; see Retry-After",
+        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+@RedisTimeLimit
 public class DeadLetterResource {
 
     static final int DEFAULT_PAGE = 50;
@@ -110,8 +113,12 @@ public class DeadLetterResource {
             @Parameter(description = "Only jobs from this origin stream") @QueryParam("origin") String origin,
             @Parameter(description = "Only jobs with this job name") @QueryParam("job") String job,
             @Parameter(description = "Only this failure kind: terminal, exhausted, missing, max-receive") @QueryParam("failure") String failure,
-            @Parameter(description = "Only this cause (12 hex digits, from GET /dlq)") @QueryParam("fingerprint") String fingerprint) {
-        Requests.onlyParams(uri, Set.of("count", "after", "order", "origin", "job", "failure", "fingerprint"));
+            @Parameter(description = "Only this cause (12 hex digits, from GET /dlq)") @QueryParam("fingerprint") String fingerprint,
+            @Parameter(description = "Only jobs parked at or after this instant (ISO-8601, years 0000 to 9999)") @QueryParam("deadFrom") String deadFrom,
+            @Parameter(description = "Only jobs parked before this instant (ISO-8601, years 0000 to 9999)") @QueryParam("deadTo") String deadTo,
+            @Parameter(description = "Only these dead-letter ids, comma-separated (not empty)") @QueryParam("ids") String ids) {
+        Requests.onlyParams(uri, Set.of("count", "after", "order", "origin", "job", "failure", "fingerprint", "deadFrom",
+                "deadTo", "ids"));
         store.requireKnown(dlq);
         int n = Requests.count(count, DEFAULT_PAGE, MAX_PAGE);
         String cursor = Requests.cursor(after);
@@ -119,7 +126,8 @@ public class DeadLetterResource {
         if (order != null && !order.equals("newest") && !order.equals("oldest")) {
             throw ProblemException.badRequest("order must be newest or oldest (got '" + order + "')");
         }
-        EntryFilter filter = Filters.of(origin, job, failure, fingerprint, null, null, null);
+        Filters.refuseEmptyParams(uri, "origin", "job", "failure", "fingerprint", "deadFrom", "deadTo", "ids");
+        EntryFilter filter = Filters.of(origin, job, failure, fingerprint, deadFrom, deadTo, Filters.idList(ids));
         int repeat = config.replay().repeatOffenderAfter();
         return store.page(dlq, filter, newestFirst, n, cursor).map(page -> new EntryPage(
                 page.items().stream().map(e -> EntryView.of(e, repeat, false)).toList(), page.next(), page.examined()));

@@ -1,5 +1,6 @@
 package dev.redrive.api;
 
+import jakarta.inject.Inject;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 
@@ -8,6 +9,7 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 
+import dev.redrive.config.RedriveConfig;
 import dev.redrive.deadletter.DeadLetterException;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
@@ -15,12 +17,16 @@ import io.quarkus.security.UnauthorizedException;
 
 /**
  * Turns every failure into an application/problem+json answer: refusals of the dead-letter code
- * by reason (in this one switch), bad JSON, JAX-RS' own errors and security. Anything unforeseen
- * is a 500 that names no internals; bad input never gets there.
+ * by reason (in this one switch), bad JSON, JAX-RS' own errors, security, and a Redis that can't
+ * serve (503 with Retry-After). Anything unforeseen is a 500 that names no internals; bad input
+ * never gets there.
  */
 public class ProblemMappers {
 
     private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+
+    @Inject
+    RedriveConfig config;
 
     @ServerExceptionMapper
     public Response refused(DeadLetterException e) {
@@ -76,8 +82,21 @@ public class ProblemMappers {
         return Problem.of(status, "http-" + status, title, e.getMessage()).response();
     }
 
+    /**
+     * Redis' error replies are not Exceptions, so this takes every Throwable: none may reach the
+     * client as text. A Redis that can't serve now is a 503 the client may retry.
+     */
     @ServerExceptionMapper
-    public Response unexpected(Exception e) {
+    public Response unexpected(Throwable e) {
+        if (RedisFailures.unavailable(e)) {
+            LOG.warnf("answered 503: Redis is down, full or slow (%s)", e);
+            long seconds = Math.max(1, config.redisTimeout().toSeconds());
+            return Response.fromResponse(Problem.of(503, "redis-unavailable", "Redis unavailable",
+                    "Redis is down, out of memory or did not answer within " + config.redisTimeout()
+                            + "; retry later. A change that timed out may still happen: check the entry or the audit "
+                            + "trail before repeating it (a replay with an Idempotency-Key is safe to repeat)")
+                    .response()).header("Retry-After", Long.toString(seconds)).build();
+        }
         LOG.error("request failed unexpectedly", e);
         return Problem.of(500, "internal", "Internal error", "the request failed on the server; see its log").response();
     }

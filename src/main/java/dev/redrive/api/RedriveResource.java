@@ -3,8 +3,6 @@ package dev.redrive.api;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -52,6 +50,8 @@ import io.smallrye.common.annotation.Blocking;
         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
 @APIResponse(responseCode = "404", description = "Unknown dead-letter stream or redrive",
         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+@APIResponse(responseCode = "503", description = "Redis is down, full or slower than redrive.redis-timeout; see Retry-After",
+        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
 public class RedriveResource {
 
     private static final Pattern TASK_ID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
@@ -83,9 +83,11 @@ public class RedriveResource {
                     + "(so no entry moves twice, even across a restart, which resumes the task from its cursor). With "
                     + "a canary, moves the first `canary` entries, waits until their jobs are done or parked again, and "
                     + "aborts by itself when more than maxRefailRate of them came back. dryRun only counts. "
-                    + "maxPerSecond defaults to 100; 0 means no limit. One redrive of a stream runs at a time: "
-                    + "while one is counting, in its canary or running, another is refused with 409 naming it; a "
-                    + "dry run moves nothing and may run beside it.")
+                    + "maxPerSecond defaults to 100; 0 means no limit. Filters fail closed: an empty ids list or name, "
+                    + "or a deadFrom/deadTo outside years 0000-9999, is a 400; so is an unknown field, a field named "
+                    + "twice or anything after the JSON object. One redrive of a stream runs at a time: while one "
+                    + "is counting, in its canary or running, another is refused with 409 naming it; a dry run moves "
+                    + "nothing and may run beside it.")
     @APIResponse(responseCode = "202", description = "Started; poll the Location")
     @APIResponse(responseCode = "409", description = "Another redrive of this dead-letter stream is unfinished "
             + "(redrive-running; the detail names it): wait for it or cancel it",
@@ -175,16 +177,22 @@ public class RedriveResource {
                 throw ProblemException.badRequest("unknown filter '" + name + "'; known: " + FILTER);
             }
         });
-        List<String> ids = new ArrayList<>();
+        List<String> ids = null;
         JsonNode idNodes = f.get("ids");
         if (idNodes != null && !idNodes.isNull()) {
             if (!idNodes.isArray()) {
                 throw ProblemException.badRequest("filter.ids must be an array of entry ids");
             }
-            idNodes.forEach(n -> ids.add(n.asText()));
+            ids = new ArrayList<>();
+            for (JsonNode n : idNodes) {
+                if (!n.isTextual()) {
+                    throw ProblemException.badRequest("filter.ids must hold entry ids as strings (got " + n + ")");
+                }
+                ids.add(n.asText());
+            }
         }
         return Filters.of(text(f, "origin"), text(f, "job"), text(f, "failure"), text(f, "fingerprint"),
-                time(f, "deadFrom"), time(f, "deadTo"), ids);
+                text(f, "deadFrom"), text(f, "deadTo"), ids);
     }
 
     private static String text(JsonNode node, String name) {
@@ -196,15 +204,6 @@ public class RedriveResource {
             throw ProblemException.badRequest(name + " must be a string");
         }
         return v.asText();
-    }
-
-    private static Instant time(JsonNode node, String name) {
-        String v = text(node, name);
-        try {
-            return v == null ? null : Instant.parse(v);
-        } catch (DateTimeParseException e) {
-            throw ProblemException.badRequest(name + " must be an ISO-8601 instant such as 2024-05-01T12:00:00Z");
-        }
     }
 
     private static int integer(JsonNode node, String name, int byDefault, int min, int max) {

@@ -20,8 +20,8 @@ record ReplayBody(Map<String, byte[]> patch, String note) {
     private static final Set<String> KNOWN = Set.of("fields", "note");
 
     static ReplayBody parse(JsonNode root, int maxBytes) {
-        if (root == null || root.isNull() || root.isMissingNode()) {
-            return new ReplayBody(Map.of(), null);
+        if (root == null) {
+            return new ReplayBody(Map.of(), null); // no body: replay the snapshot as it is
         }
         if (!root.isObject()) {
             throw ProblemException.badRequest("the body must be a JSON object: {\"fields\": {...}, \"note\": \"...\"}");

@@ -8,6 +8,7 @@ import jakarta.ws.rs.core.UriInfo;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 
 import dev.redrive.job.EntryIds;
 
@@ -19,13 +20,24 @@ final class Requests {
 
     static String entryId(String id) {
         if (!EntryIds.isValid(id)) {
-            throw ProblemException.badRequest("'" + id + "' is not a stream entry id (<milliseconds>-<sequence>)");
+            throw ProblemException.badRequest("'" + id + "' is not a stream entry id (<milliseconds>-<sequence>, "
+                    + "each a whole number below 2^64)");
         }
         return id;
     }
 
+    /**
+     * A page cursor: the id of an entry. 0-0 and the largest id are never entries (Redis refuses
+     * the first, and redrive's streams take ids from the clock), and Redis can't range past them.
+     */
     static String cursor(String after) {
-        return after == null || after.isEmpty() ? null : entryId(after);
+        if (after == null || after.isEmpty()) {
+            return null;
+        }
+        if (EntryIds.isEnd(entryId(after))) {
+            throw ProblemException.badRequest("after=" + after + " is not a cursor: pass the `next` of an earlier page");
+        }
+        return after;
     }
 
     static int count(String raw, int byDefault, int max) {
@@ -64,6 +76,10 @@ final class Requests {
         try {
             JsonNode root = mapper.readTree(body);
             return root == null || root.isMissingNode() ? null : root;
+        } catch (MismatchedInputException e) {
+            // The only mismatch a tree read has: something after the value (FAIL_ON_TRAILING_TOKENS).
+            throw new ProblemException(400, "malformed-json", "Body is not valid JSON",
+                    "the body must be exactly one JSON value, with nothing after it");
         } catch (JsonProcessingException e) {
             throw new ProblemException(400, "malformed-json", "Body is not valid JSON", e.getOriginalMessage());
         } catch (IOException e) {

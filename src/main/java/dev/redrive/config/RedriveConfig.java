@@ -42,6 +42,13 @@ public interface RedriveConfig {
      */
     Map<String, Watch> watch();
 
+    /**
+     * Longest an operator API request waits on Redis (each wait of a redrive's runner too) before
+     * it answers 503 with Retry-After: a frozen Redis must not hang callers. Defaults to 5s.
+     */
+    @WithDefault("5s")
+    Duration redisTimeout();
+
     /** How often gauges (dead-letter depth, pending, lag) are refreshed. Defaults to 5s. */
     @WithDefault("5s")
     Duration gaugeInterval();

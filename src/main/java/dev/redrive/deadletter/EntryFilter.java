@@ -8,11 +8,12 @@ import java.util.Set;
 
 /**
  * Which dead letters a listing or a redrive means. Every criterion that is set must match; an
- * empty filter matches all.
+ * empty filter matches all. The API builds filters that fail closed (api/Filters): it refuses an
+ * empty id list or name and a bound outside years 0000-9999 rather than let them mean "any".
  *
- * @param deadFrom inclusive
- * @param deadTo   exclusive
- * @param ids      dead-letter entry ids; empty means any
+ * @param deadFrom inclusive; years 0000 to 9999, as replay.lua compares them as text
+ * @param deadTo   exclusive; years 0000 to 9999
+ * @param ids      dead-letter entry ids; null or empty means any
  */
 public record EntryFilter(String origin, String job, String failure, String fingerprint, Instant deadFrom,
         Instant deadTo, List<String> ids) {

@@ -585,8 +585,8 @@ public class Redrives {
         return clock.instant().truncatedTo(ChronoUnit.MILLIS);
     }
 
-    private static Duration timeout() {
-        return Duration.ofSeconds(30);
+    private Duration timeout() {
+        return config.redisTimeout();
     }
 
     private static Instant instant(String s) {

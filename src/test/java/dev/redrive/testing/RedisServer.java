@@ -72,9 +72,34 @@ public final class RedisServer implements AutoCloseable {
         }
     }
 
+    /** Freezes the server (SIGSTOP): connections stay open and nothing answers, as a stalled host would. */
+    public void pause() {
+        signal("STOP");
+    }
+
+    /** Lets a paused server run again (SIGCONT). */
+    public void resume() {
+        signal("CONT");
+    }
+
+    private void signal(String name) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+            if (kill.waitFor() != 0) {
+                throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     @Override
     public void close() {
         if (process != null) {
+            resume(); // a paused server would not see SIGTERM until it runs again
             process.destroy();
             try {
                 if (!process.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) {

@@ -1,0 +1,48 @@
+package dev.redrive.api;
+
+import java.io.IOException;
+import java.util.Set;
+import java.util.concurrent.TimeoutException;
+
+import io.vertx.core.VertxException;
+import io.vertx.redis.client.Response;
+import io.vertx.redis.client.ResponseType;
+
+/**
+ * Tells a Redis that can't serve right now (down, frozen, full, loading, failing over) from a
+ * bug: the first is a 503 with Retry-After, which a client may retry; the second stays a 500.
+ */
+final class RedisFailures {
+
+    /** Error replies that say "not now" rather than "wrong": the first word of Redis' error text. */
+    private static final Set<String> NOT_NOW = Set.of("OOM", "LOADING", "BUSY", "MASTERDOWN", "TRYAGAIN",
+            "CLUSTERDOWN", "READONLY", "NOREPLICAS", "MISCONF");
+
+    private RedisFailures() {
+    }
+
+    static boolean unavailable(Throwable failure) {
+        for (Throwable e = failure; e != null; e = e.getCause() == e ? null : e.getCause()) {
+            if (e instanceof TimeoutException || e instanceof io.smallrye.mutiny.TimeoutException
+                    || e instanceof IOException) {
+                return true;
+            }
+            if (e instanceof Response reply && reply.type() == ResponseType.ERROR) {
+                return NOT_NOW.contains(code(e.getMessage()));
+            }
+            // The client's own failures: connection closed or refused, pool full of waiters.
+            if (e instanceof VertxException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String code(String message) {
+        if (message == null) {
+            return "";
+        }
+        int space = message.indexOf(' ');
+        return space < 0 ? message : message.substring(0, space);
+    }
+}

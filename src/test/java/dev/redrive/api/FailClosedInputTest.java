@@ -1,0 +1,130 @@
+package dev.redrive.api;
+
+import static dev.redrive.api.DeadLetterApiTest.as;
+import static dev.redrive.api.DeadLetterApiTest.enc;
+import static dev.redrive.api.DeadLetterApiTest.problem;
+import static org.hamcrest.Matchers.containsString;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import dev.redrive.testing.RedisResource;
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.ValidatableResponse;
+
+/**
+ * Input the API must refuse before it acts: selections that would widen to everything, bounds that
+ * compare wrongly, bodies with something after the JSON, unknown or repeated fields, and ids Redis
+ * can't hold. Each answers a 400 problem naming what is wrong, and nothing changes.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
+@TestProfile(RedriveApiTest.Profile.class)
+class FailClosedInputTest {
+
+    static final String D = DeadLetterApiTest.D;
+    static final String DLQ = DeadLetterApiTest.DLQ;
+
+    @Inject
+    RedisDataSource redis;
+
+    String park(String origin) {
+        return redis.execute("XADD", DLQ, "*", "origin-stream", origin, "origin-id", "1-0", "job", "closed", "failure",
+                "exhausted", "fingerprint", "eeeeeeeeeeee", "dead-at", "2026-01-01T00:00:00Z", "replays", "0",
+                "f:payload", "x").toString();
+    }
+
+    long tasks() {
+        return redis.sortedSet(String.class).zcard("{jobs}:dlq:redrives");
+    }
+
+    ValidatableResponse redrive(String body) {
+        return as("operator").contentType("application/json").body(body).post(D + "/redrives").then();
+    }
+
+    ValidatableResponse replay(String id, String body) {
+        return as("operator").contentType("application/json").body(body).post(D + "/entries/" + id + "/replay").then();
+    }
+
+    static void refused(ValidatableResponse r, String naming) {
+        problem(r, 400);
+        r.body("detail", containsString(naming));
+    }
+
+    @Test
+    void emptySelectionsAndUnboundedTimesAreRefusedNotWidenedToEverything() {
+        String id = park("{jobs}pick");
+        long before = tasks();
+        long depth = redis.stream(String.class).xlen(DLQ);
+        refused(redrive("{\"filter\": {\"ids\": []}}"), "ids");
+        refused(redrive("{\"filter\": {\"ids\": []}, \"dryRun\": true}"), "ids");
+        refused(redrive("{\"filter\": {\"origin\": \"\"}}"), "origin");
+        refused(redrive("{\"filter\": {\"job\": \"\"}}"), "job");
+        refused(redrive("{\"filter\": {\"ids\": [42]}}"), "ids");
+        refused(redrive("{\"filter\": {\"deadFrom\": \"+10000-01-01T00:00:00Z\"}}"), "deadFrom");
+        refused(redrive("{\"filter\": {\"deadTo\": \"+10000-01-01T00:00:00Z\"}}"), "deadTo");
+        refused(redrive("{\"filter\": {\"deadFrom\": \"-0001-12-31T00:00:00Z\"}}"), "deadFrom");
+        refused(redrive("{\"filter\": {\"deadFrom\": \"2026-01-02T00:00:00Z\", \"deadTo\": \"2026-01-01T00:00:00Z\"}}"),
+                "deadFrom");
+        assertEquals(before, tasks(), "no redrive was started");
+
+        refused(as("viewer").get(D + "/entries?ids=").then(), "ids");
+        refused(as("viewer").get(D + "/entries?origin=").then(), "origin");
+        refused(as("viewer").get(D + "/entries?deadFrom=" + enc("+10000-01-01T00:00:00Z")).then(), "deadFrom");
+        refused(as("viewer").get(D + "/entries?deadTo=tomorrow").then(), "deadTo");
+        // The widest bounds a record's dead-at can hold are accepted, and compare as instants.
+        List<String> listed = as("viewer").get(D + "/entries?deadFrom=" + enc("0000-01-01T00:00:00Z") + "&deadTo="
+                + enc("9999-12-31T23:59:59.999999999Z") + "&ids=" + id).then().statusCode(200).extract().path("items.id");
+        assertEquals(List.of(id), listed);
+        assertEquals(depth, redis.stream(String.class).xlen(DLQ), "nothing moved");
+    }
+
+    @Test
+    void garbledBodiesAreRefusedAndNothingHappens() {
+        String id = park("{jobs}pick");
+        long before = tasks();
+        refused(replay(id, "{\"note\":\"fix\"} {\"fields\":{\"kind\":\"ok\"}}"), "");
+        refused(replay(id, "{\"note\":\"fix\"}]"), "");
+        refused(replay(id, "{\"note\":\"a\",\"note\":\"b\"}"), "note");
+        refused(replay(id, "{\"nte\":\"fix\"}"), "nte");
+        refused(replay(id, "null"), "object");
+        refused(replay(id, "\"fix\""), "object");
+        refused(replay(id, "{\"note\":42}"), "note");
+        refused(redrive("{\"dryRun\":true}]]"), "");
+        refused(redrive("{\"dryRun\":true} {\"dryRun\":false}"), "");
+        refused(redrive("{\"dryRun\":true,\"maxPerSecnd\":5}"), "maxPerSecnd");
+        refused(redrive("{\"dryRun\":true,\"dryRun\":false}"), "dryRun");
+        refused(redrive("{\"dryRun\":\"true\"}"), "dryRun");
+        refused(redrive("{\"dryRun\":true,\"maxPerSecond\":\"5\"}"), "maxPerSecond");
+        refused(redrive("{\"dryRun\":true,\"filter\":{\"job\":\"a\",\"job\":\"b\"}}"), "job");
+        refused(redrive("[{\"dryRun\":true}]"), "object");
+        assertEquals(before, tasks(), "no redrive was started");
+        assertEquals(1, redis.stream(String.class).xrange(DLQ, io.quarkus.redis.datasource.stream.StreamRange.of(id, id))
+                .size(), "the entry is still parked");
+    }
+
+    @Test
+    void idsRedisCannotHoldAreRefusedBeforeRedis() {
+        String max = "18446744073709551615-18446744073709551615";
+        refused(as("viewer").get(D + "/entries/18446744073709551616-0").then(), "18446744073709551616-0");
+        refused(as("viewer").get(D + "/entries/0-18446744073709551616").then(), "0-18446744073709551616");
+        refused(replay("99999999999999999999-0", "{}"), "99999999999999999999-0");
+        refused(as("operator").delete(D + "/entries/18446744073709551616-0?reason=x").then(), "18446744073709551616-0");
+        refused(as("viewer").get(D + "/entries?after=0-0").then(), "0-0");
+        refused(as("viewer").get(D + "/entries?after=000-00").then(), "000-00");
+        refused(as("viewer").get(D + "/entries?order=oldest&after=" + max).then(), max);
+        refused(as("viewer").get(D + "/audit?after=0-0").then(), "0-0");
+        refused(as("viewer").get(D + "/entries?after=18446744073709551616-0").then(), "18446744073709551616-0");
+        refused(redrive("{\"filter\": {\"ids\": [\"18446744073709551616-0\"]}}"), "18446744073709551616-0");
+        // The largest id Redis can hold is an id, just not one that is parked.
+        problem(as("viewer").get(D + "/entries/" + max).then(), 404);
+        problem(as("viewer").get(D + "/entries/0-0").then(), 404);
+    }
+}
