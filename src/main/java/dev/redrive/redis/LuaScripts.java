@@ -35,7 +35,9 @@ public class LuaScripts {
         FORGET_CONSUMERS("forget-consumers.lua"),
         REPLAY("replay.lua"),
         DISCARD("discard.lua"),
-        REDRIVE_CLAIM("redrive-claim.lua");
+        REDRIVE_CLAIM("redrive-claim.lua"),
+        READ_ENTRIES("read-entries.lua"),
+        READ_VALUE("read-value.lua");
 
         final String file;
 
