@@ -175,8 +175,8 @@ public class DeadLetterResource {
     @Produces(MediaType.APPLICATION_OCTET_STREAM)
     @RolesAllowed({ Roles.VIEWER, Roles.OPERATOR, Roles.AUTOMATION })
     @Operation(summary = "One field of a parked job's snapshot, whole, as bytes",
-            description = "The value exactly as the producer wrote it, with Content-Length. It is streamed in slices "
-                    + "of redrive.reads.entry-bytes read from Redis one after the other, so a value of any size "
+            description = "The value exactly as the producer wrote it (its size is the view's `size`). It is sent "
+                    + "chunked, in slices of redrive.reads.entry-bytes read from Redis one after the other, so a value of any size "
                     + "costs the service one slice at a time. Reading is not audited, like every other read.")
     @APIResponse(responseCode = "200", description = "The value",
             content = @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM))

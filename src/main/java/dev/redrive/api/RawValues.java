@@ -1,12 +1,9 @@
 package dev.redrive.api;
 
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.core.HttpHeaders;
 
 import org.jboss.resteasy.reactive.RestMulti;
 
@@ -46,9 +43,10 @@ class RawValues {
                     .onCancellation().invoke(permit::release)
                     .map(first -> new Started(permit, first));
         });
+        // Sent chunked, without Content-Length: a download cut short (the entry replayed meanwhile,
+        // Redis gone) then ends without the closing chunk, which every HTTP client reports as an error.
         return RestMulti.fromUniResponse(head,
-                started -> rest(dlq, id, field, started.first(), slice).onTermination().invoke(started.permit()::release),
-                started -> Map.of(HttpHeaders.CONTENT_LENGTH, List.of(Long.toString(started.first().size()))));
+                started -> rest(dlq, id, field, started.first(), slice).onTermination().invoke(started.permit()::release));
     }
 
     private record Started(ReadPermits.Permit permit, Slice first) {
