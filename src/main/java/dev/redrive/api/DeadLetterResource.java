@@ -176,8 +176,9 @@ public class DeadLetterResource {
     @RolesAllowed({ Roles.VIEWER, Roles.OPERATOR, Roles.AUTOMATION })
     @Operation(summary = "One field of a parked job's snapshot, whole, as bytes",
             description = "The value exactly as the producer wrote it (its size is the view's `size`). It is sent "
-                    + "chunked, in slices of redrive.reads.entry-bytes read from Redis one after the other, so a value of any size "
-                    + "costs the service one slice at a time. Reading is not audited, like every other read.")
+                    + "chunked, in slices of redrive.reads.entry-bytes read from Redis one after the other, so a "
+                    + "value of any size costs the service one slice at a time; a download cut short ends without "
+                    + "the closing chunk. Reading is not audited, like every other read.")
     @APIResponse(responseCode = "200", description = "The value",
             content = @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM))
     @APIResponse(responseCode = "400", description = "Malformed id",
@@ -278,7 +279,8 @@ public class DeadLetterResource {
             description = "Every replay, discard and redrive with who, when and why. Discard records keep the full "
                     + "record and snapshot as record:<field>. A redrive's moves are audited per step of up to 200 "
                     + "entries (action redrive-moves): its moves field has one line per entry, "
-                    + "'<dlq-id> <new-id> <origin-id> <origin-stream>'.")
+                    + "'<dlq-id> <new-id> <origin-id> <origin-stream>'. Values over redrive.reads.value-bytes are "
+                    + "shown cut, as in an entry view.")
     @APIResponse(responseCode = "200", description = "A page and the cursor of the next")
     @APIResponse(responseCode = "400", description = "Bad count or cursor",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
