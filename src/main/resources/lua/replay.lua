@@ -30,8 +30,12 @@
 -- 'list': a page of matching entries, oldest or newest first, for a listing.
 --   KEYS  dead-letter stream
 --   ARGV  [2..8] the filter (below), [9] 'newest' or 'oldest', [10] cursor (exclusive) or '',
---         [11] entries wanted, [12] entries to examine at most
---   Returns { next cursor or '' at the end, entries examined, { id, fields }, ... }
+--         [11] entries wanted, [12] entries to examine at most, [13] bytes kept of each value,
+--         [14] bytes kept of one entry and of the whole page (the page ends early past it)
+--   Only the record's fields are returned, each cut short here so the reply stays bounded
+--   whatever the snapshot holds (the rule of read-entries.lua); the snapshot is left out.
+--   Returns { next cursor or '' at the end, entries examined,
+--             { id, { name, value cut short, full length, ... }, fields left out }, ... }
 --
 -- 'count': the next page of a redrive's count.
 --   KEYS  dead-letter stream, the redrive task hash
@@ -253,10 +257,32 @@ end
 
 local filter = filterAt(2)
 
+-- The record's fields of an entry cut short by read-entries.lua's rule: each value to valueLimit
+-- bytes, the entry to entryLimit bytes of names and values (fields past it are left out).
+local function cutRecord(id, flat, valueLimit, entryLimit)
+  local cut, leftOut, room = {}, 0, entryLimit
+  for i = 1, #flat, 2 do
+    local name, value = flat[i], flat[i + 1]
+    if not (string.byte(name, 1) == 102 and string.byte(name, 2) == 58) then -- not 'f:'
+      if #name > room then
+        leftOut = leftOut + 1
+      else
+        local keep = math.min(#value, valueLimit, room - #name)
+        room = room - #name - keep
+        cut[#cut + 1] = name
+        cut[#cut + 1] = string.sub(value, 1, keep)
+        cut[#cut + 1] = string.len(value)
+      end
+    end
+  end
+  return { id, cut, leftOut }, entryLimit - room
+end
+
 if mode == 'list' then
   local newest, cursor, wanted, budget = ARGV[9] == 'newest', ARGV[10], tonumber(ARGV[11]), tonumber(ARGV[12])
+  local valueLimit, byteLimit = tonumber(ARGV[13]), tonumber(ARGV[14])
   local out = { '', 0 }
-  local examined, found = 0, 0
+  local examined, found, bytes = 0, 0, 0
   while examined < budget do
     local ask = math.min(100, budget - examined)
     local page
@@ -269,9 +295,10 @@ if mode == 'list' then
       examined = examined + 1
       cursor = entry[1]
       if matches(filter, entry[1], recordOf(entry[2])) then
-        out[#out + 1] = entry
-        found = found + 1
-        if found == wanted then
+        local cut, size = cutRecord(entry[1], entry[2], valueLimit, byteLimit)
+        out[#out + 1] = cut
+        found, bytes = found + 1, bytes + size
+        if found == wanted or bytes >= byteLimit then
           out[1], out[2] = cursor, examined
           return out
         end

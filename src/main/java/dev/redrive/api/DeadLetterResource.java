@@ -25,6 +25,8 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
@@ -32,6 +34,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.redrive.config.RedriveConfig;
@@ -39,8 +42,9 @@ import dev.redrive.deadletter.DeadLetterStore;
 import dev.redrive.deadletter.DeadLetterSummary;
 import dev.redrive.deadletter.EntryFilter;
 import dev.redrive.deadletter.Replays;
-import dev.redrive.job.FieldValues;
+import dev.redrive.deadletter.Excerpt;
 import io.quarkus.security.identity.SecurityIdentity;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
 /** Parked jobs for people: see them, send them back, or discard them with a reason. */
@@ -76,6 +80,12 @@ public class DeadLetterResource {
     @Inject
     ObjectMapper mapper;
 
+    @Inject
+    ReadPermits permits;
+
+    @Inject
+    RawValues rawValues;
+
     @Context
     UriInfo uri;
 
@@ -100,11 +110,16 @@ public class DeadLetterResource {
     @Operation(summary = "A page of dead letters",
             description = "Newest or oldest first, filtered (filters combine). Each request examines at most "
                     + "redrive.replay.scan-limit entries: a page may hold fewer items than asked while `next` is set; "
-                    + "ask again with after=<next>. `next` is null at the end of the stream. Snapshots are left out.")
+                    + "ask again with after=<next>. `next` is null at the end of the stream. Snapshots are left out; "
+                    + "record values over redrive.reads.value-bytes are cut (named in `truncated`), and a page ends "
+                    + "early, with `next` set, once it holds redrive.reads.entry-bytes.")
     @APIResponse(responseCode = "200", description = "A page and the cursor of the next")
     @APIResponse(responseCode = "400", description = "Bad count, cursor, order, filter value or unknown parameter",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = "Unknown dead-letter stream",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = ReadPermits.BUSY,
+            headers = @Header(name = "Retry-After", description = "Seconds to wait", schema = @Schema(type = SchemaType.INTEGER)),
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<EntryPage> entries(@PathParam("dlq") String dlq,
             @Parameter(description = "Items per page, 1 to 500. Defaults to 50.") @QueryParam("count") String count,
@@ -129,8 +144,8 @@ public class DeadLetterResource {
         Filters.refuseEmptyParams(uri, "origin", "job", "failure", "fingerprint", "deadFrom", "deadTo", "ids");
         EntryFilter filter = Filters.of(origin, job, failure, fingerprint, deadFrom, deadTo, Filters.idList(ids));
         int repeat = config.replay().repeatOffenderAfter();
-        return store.page(dlq, filter, newestFirst, n, cursor).map(page -> new EntryPage(
-                page.items().stream().map(e -> EntryView.of(e, repeat, false)).toList(), page.next(), page.examined()));
+        return permits.run(() -> store.page(dlq, filter, newestFirst, n, cursor).map(page -> new EntryPage(
+                page.items().stream().map(e -> EntryView.of(e, repeat, false)).toList(), page.next(), page.examined())));
     }
 
     /** A page of dead letters. */
@@ -142,17 +157,50 @@ public class DeadLetterResource {
     @RolesAllowed({ Roles.VIEWER, Roles.OPERATOR, Roles.AUTOMATION })
     @Operation(summary = "One dead letter with its snapshot",
             description = "The record and the job's fields as the producer wrote them; values that are not UTF-8 "
-                    + "come as {\"base64\": \"...\"}.")
+                    + "come as {\"base64\": \"...\"}. A value over redrive.reads.value-bytes (64 KiB) is cut in "
+                    + "Redis and comes as {\"truncated\": true, \"size\": <its full bytes>, \"text\": \"<first bytes>\"} "
+                    + "(\"base64\" instead of \"text\" when they are not UTF-8); fetch it whole from "
+                    + "/fields/<name>. Fields past redrive.reads.entry-bytes (1 MiB) are left out and counted in "
+                    + "fieldsLeftOut.")
     @APIResponse(responseCode = "200", description = "The record")
     @APIResponse(responseCode = "400", description = "Malformed id",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = "Unknown stream or entry",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = ReadPermits.BUSY,
+            headers = @Header(name = "Retry-After", description = "Seconds to wait", schema = @Schema(type = SchemaType.INTEGER)),
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<EntryView> entry(@PathParam("dlq") String dlq, @PathParam("id") String id) {
         store.requireKnown(dlq);
         Requests.entryId(id);
         int repeat = config.replay().repeatOffenderAfter();
-        return store.entry(dlq, id).map(found -> EntryView.of(found.orElseThrow(() -> Filters.gone(dlq, id)), repeat, true));
+        return permits.run(() -> store.excerpt(dlq, id)
+                .map(found -> EntryView.of(found.orElseThrow(() -> Filters.gone(dlq, id)), repeat, true)));
+    }
+
+    @GET
+    @Path("{dlq}/entries/{id}/fields/{name}")
+    @Produces(MediaType.APPLICATION_OCTET_STREAM)
+    @RolesAllowed({ Roles.VIEWER, Roles.OPERATOR, Roles.AUTOMATION })
+    @Operation(summary = "One field of a parked job's snapshot, whole, as bytes",
+            description = "The value exactly as the producer wrote it (its size is the view's `size`). It is sent "
+                    + "chunked, in slices of redrive.reads.entry-bytes read from Redis one after the other, so a "
+                    + "value of any size costs the service one slice at a time; a download cut short ends without "
+                    + "the closing chunk. Reading is not audited, like every other read.")
+    @APIResponse(responseCode = "200", description = "The value",
+            content = @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM))
+    @APIResponse(responseCode = "400", description = "Malformed id",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = "Unknown stream or entry, or no such field in the snapshot",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = ReadPermits.BUSY,
+            headers = @Header(name = "Retry-After", description = "Seconds to wait", schema = @Schema(type = SchemaType.INTEGER)),
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    public Multi<byte[]> value(@PathParam("dlq") String dlq, @PathParam("id") String id,
+            @Parameter(description = "The field's name, as in the entry's `fields`") @PathParam("name") String name) {
+        store.requireKnown(dlq);
+        Requests.entryId(id);
+        return rawValues.stream(dlq, id, name);
     }
 
     @POST
@@ -239,24 +287,36 @@ public class DeadLetterResource {
             description = "Every replay, discard and redrive with who, when and why. Discard records keep the full "
                     + "record and snapshot as record:<field>. A redrive's moves are audited per step of up to 200 "
                     + "entries (action redrive-moves): its moves field has one line per entry, "
-                    + "'<dlq-id> <new-id> <origin-id> <origin-stream>'.")
+                    + "'<dlq-id> <new-id> <origin-id> <origin-stream>'. Values over redrive.reads.value-bytes are "
+                    + "shown cut, as in an entry view.")
     @APIResponse(responseCode = "200", description = "A page and the cursor of the next")
     @APIResponse(responseCode = "400", description = "Bad count or cursor",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = "Unknown dead-letter stream",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "503", description = ReadPermits.BUSY,
+            headers = @Header(name = "Retry-After", description = "Seconds to wait", schema = @Schema(type = SchemaType.INTEGER)),
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<AuditPage> audit(@PathParam("dlq") String dlq, @QueryParam("count") String count,
             @QueryParam("after") String after) {
         Requests.onlyParams(uri, Set.of("count", "after"));
         store.requireKnown(dlq);
         int n = Requests.count(count, DEFAULT_PAGE, MAX_PAGE);
-        return store.audit(dlq, n, Requests.cursor(after)).map(page -> new AuditPage(
-                page.items().stream().map(m -> new AuditRecord(m.id(), FieldValues.toJson(m.payload()))).toList(),
-                page.next()));
+        String cursor = Requests.cursor(after);
+        return permits.run(() -> store.audit(dlq, n, cursor).map(page -> new AuditPage(
+                page.items().stream().map(AuditRecord::of).toList(), page.next())));
     }
 
-    /** One audit record: its id and its fields (action, actor, at, note, dlq-id, ...). */
-    public record AuditRecord(String id, Map<String, Object> fields) {
+    /**
+     * One audit record: its id and its fields (action, actor, at, note, dlq-id, ...), values cut
+     * like an entry's (a discard's record:f:<name> fields keep the whole payload in Redis).
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record AuditRecord(String id, Map<String, Object> fields, Integer fieldsLeftOut) {
+
+        static AuditRecord of(Excerpt e) {
+            return new AuditRecord(e.id(), ValueJson.of(e.fields()), e.fieldsLeftOut() == 0 ? null : e.fieldsLeftOut());
+        }
     }
 
     /** A page of the audit trail. */

@@ -1,30 +1,42 @@
 package dev.redrive.api;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import dev.redrive.deadletter.DeadLetterEntry;
-import dev.redrive.job.FieldValues;
+import dev.redrive.deadletter.Excerpt;
 
 /**
  * A dead-letter record as JSON. {@code fields} is the snapshot (values that are not UTF-8 come as
- * {@code {"base64": "..."}}); listings leave it out, so a page never carries megabytes of payload.
+ * {@code {"base64": "..."}}, values over {@code redrive.reads.value-bytes} as
+ * {@code {"truncated": true, "size": ..., "text" or "base64": ...}}, see {@link ValueJson});
+ * listings leave it out, so a page never carries megabytes of payload.
  *
  * @param repeatOffender the job had already come back {@code redrive.replay.repeat-offender-after} times or more
+ * @param truncated names of the record's own fields shown cut short (null when none was)
+ * @param fieldsLeftOut fields past {@code redrive.reads.entry-bytes} that the view leaves out (null when none)
+ * @param snapshotPacked the record says the snapshot is stored packed ({@code snapshot=packed}); the view shows
+ *        the stored fields as they are, cut short, and never unpacks a cut value (null when not packed)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record EntryView(String id, String originStream, String originId, String group, String consumer, String job,
         String failure, String errorType, String reason, String fingerprint, int attempts, int maxAttempts,
         Instant enqueuedAt, Instant lastAttemptAt, Instant deadAt, int replays, boolean repeatOffender,
-        boolean snapshotMissing, Map<String, Object> fields) {
+        boolean snapshotMissing, Boolean snapshotPacked, List<String> truncated, Integer fieldsLeftOut,
+        Map<String, Object> fields) {
 
-    static EntryView of(DeadLetterEntry e, int repeatOffenderAfter, boolean withFields) {
+    static EntryView of(Excerpt excerpt, int repeatOffenderAfter, boolean withFields) {
+        DeadLetterEntry e = excerpt.record();
+        List<String> cut = excerpt.truncatedRecordFields();
+        boolean packed = "packed".equals(e.record().get("snapshot"));
         return new EntryView(e.id(), e.originStream(), e.originId(), e.field("group"), e.field("consumer"), e.job(),
                 e.failure(), e.field("error-type"), e.field("reason"), e.fingerprint(), e.attempts(), e.maxAttempts(),
                 e.instant("enqueued-at"), e.instant("last-attempt-at"), e.deadAt(), e.replays(),
-                e.replays() >= repeatOffenderAfter, e.snapshotMissing(),
-                withFields ? FieldValues.toJson(e.snapshot()) : null);
+                e.replays() >= repeatOffenderAfter, e.snapshotMissing(), packed ? Boolean.TRUE : null,
+                cut.isEmpty() ? null : cut, excerpt.fieldsLeftOut() == 0 ? null : excerpt.fieldsLeftOut(),
+                withFields ? ValueJson.of(excerpt.snapshot()) : null);
     }
 }

@@ -56,6 +56,35 @@ public interface RedriveConfig {
     /** The operator API's replay, redrive and discard. */
     Replay replay();
 
+    /** How much of a parked job one read of the operator API carries, and how many such reads run at once. */
+    Reads reads();
+
+    interface Reads {
+        /**
+         * Bytes of each value shown by listings, entry views and the audit trail; a longer value is
+         * cut in Redis and shown with its full size (fetch it whole from {@code .../fields/<name>}).
+         * Defaults to 64 KiB.
+         */
+        @WithDefault("65536")
+        int valueBytes();
+
+        /**
+         * Bytes of one entry in a view, names and values together (fields past it are left out and
+         * counted); also the most a listing page carries, and the slice in which a raw value is
+         * streamed. Defaults to 1 MiB.
+         */
+        @WithDefault("1048576")
+        int entryBytes();
+
+        /**
+         * Reads of dead letters (listings, entries, raw values, the audit trail) in flight at once;
+         * one more is refused with 503 and Retry-After, so viewers can't exhaust the heap.
+         * Defaults to 8.
+         */
+        @WithDefault("8")
+        int concurrent();
+    }
+
     interface Replay {
         /**
          * Streams a replay may write to besides those of the configured queues; a record whose

@@ -24,7 +24,8 @@ import io.vertx.mutiny.redis.client.Response;
 /**
  * Reads dead-letter streams, their counters and their audit trails. Every read is bounded: the
  * summary uses counters and the two ends of the stream, listings examine at most
- * {@code redrive.replay.scan-limit} entries per request and hand back a cursor.
+ * {@code redrive.replay.scan-limit} entries per request and hand back a cursor, and what views
+ * receive of an entry is cut in Redis to {@code redrive.reads} limits (a raw value comes in slices).
  */
 @ApplicationScoped
 public class DeadLetterStore {
@@ -40,6 +41,10 @@ public class DeadLetterStore {
 
     @Inject
     LuaScripts scripts;
+
+    /** Enough of the two ends of a stream for their dead-at. */
+    private static final int SMALL_VALUE = 64;
+    private static final int SMALL_ENTRY = 4096;
 
     private ReactiveStreamCommands<String, String, byte[]> streams;
 
@@ -64,8 +69,9 @@ public class DeadLetterStore {
 
     public Uni<DeadLetterSummary> summary(String deadLetters) {
         Uni<Long> depth = streams().xlen(deadLetters);
-        Uni<List<StreamMessage<String, String, byte[]>>> oldest = streams().xrange(deadLetters, StreamRange.of("-", "+"), 1);
-        Uni<List<StreamMessage<String, String, byte[]>>> newest = streams().xrevrange(deadLetters, StreamRange.of("+", "-"), 1);
+        // Only dead-at is wanted of the two ends: a few bytes of each value, however big the payloads.
+        Uni<List<Excerpt>> oldest = read(deadLetters, "oldest", "-", "+", 1, SMALL_VALUE, SMALL_ENTRY);
+        Uni<List<Excerpt>> newest = read(deadLetters, "newest", "+", "-", 1, SMALL_VALUE, SMALL_ENTRY);
         Uni<Map<String, String>> stats = redis.hash(String.class, String.class, String.class)
                 .hgetall(RedisKeys.deadLetterStats(deadLetters));
         return Uni.combine().all().unis(depth, oldest, newest, stats).asTuple().map(t -> {
@@ -92,6 +98,34 @@ public class DeadLetterStore {
         });
     }
 
+    /** One entry, each value cut to {@code redrive.reads.value-bytes}: what a view may hold of it. */
+    public Uni<Optional<Excerpt>> excerpt(String deadLetters, String id) {
+        return read(deadLetters, "oldest", id, id, 1, config.reads().valueBytes(), config.reads().entryBytes())
+                .map(found -> found.stream().findFirst());
+    }
+
+    /**
+     * A slice of one field of one entry (the field's name as stored), from byte {@code from}:
+     * empty when the entry has no such field; fails with GONE when there is no such entry.
+     */
+    public Uni<Optional<Slice>> slice(String deadLetters, String id, String field, long from, int max) {
+        return scripts.run(LuaScripts.Script.READ_VALUE, List.of(deadLetters),
+                List.of(id, field, Long.toString(from), Integer.toString(max))).map(reply -> {
+                    String outcome = reply.get(0).toString();
+                    if (outcome.equals("gone")) {
+                        throw new DeadLetterException(DeadLetterException.Reason.GONE, "no entry " + id + " in "
+                                + deadLetters + ": it was never parked there, or it was already replayed or discarded");
+                    }
+                    return outcome.equals("value")
+                            ? Optional.of(new Slice(reply.get(1).toLong(), reply.get(2).toBytes()))
+                            : Optional.empty();
+                });
+    }
+
+    /** Some bytes of a value, and the value's full length. */
+    public record Slice(long size, byte[] bytes) {
+    }
+
     public Uni<Optional<DeadLetterEntry>> entry(String deadLetters, String id) {
         return streams().xrange(deadLetters, StreamRange.of(id, id), 1)
                 .map(found -> found.isEmpty() ? Optional.empty()
@@ -102,48 +136,61 @@ public class DeadLetterStore {
      * A page of dead letters matching the filter, newest or oldest first, after the cursor. The
      * filter runs in replay.lua, the same code that picks what a redrive moves.
      */
-    public Uni<Page<DeadLetterEntry>> page(String deadLetters, EntryFilter filter, boolean newestFirst, int count,
+    public Uni<Page<Excerpt>> page(String deadLetters, EntryFilter filter, boolean newestFirst, int count,
             String after) {
         List<String> args = new ArrayList<>();
         args.add("list");
         args.addAll(filter.scriptArgs());
         args.addAll(List.of(newestFirst ? "newest" : "oldest", after == null ? "" : after, Integer.toString(count),
-                Integer.toString(config.replay().scanLimit())));
+                Integer.toString(config.replay().scanLimit()), Integer.toString(config.reads().valueBytes()),
+                Integer.toString(config.reads().entryBytes())));
         return scripts.run(LuaScripts.Script.REPLAY, List.of(deadLetters), args).map(reply -> {
-            List<DeadLetterEntry> items = new ArrayList<>(reply.size() - 2);
+            List<Excerpt> items = new ArrayList<>(reply.size() - 2);
             for (int i = 2; i < reply.size(); i++) {
-                items.add(entryOf(reply.get(i)));
+                items.add(excerptOf(reply.get(i)));
             }
             String next = reply.get(0).toString();
             return new Page<>(items, next.isEmpty() ? null : next, reply.get(1).toInteger());
         });
     }
 
-    /** An entry as a script returns it: { id, { name, value, ... } }. */
-    private static DeadLetterEntry entryOf(Response entry) {
-        Response flat = entry.get(1);
-        Map<String, byte[]> fields = new LinkedHashMap<>();
-        for (int i = 0; i + 1 < flat.size(); i += 2) {
-            fields.put(flat.get(i).toString(), flat.get(i + 1).toBytes());
-        }
-        return DeadLetterEntry.of(entry.get(0).toString(), fields);
-    }
-
-    /** A page of the audit trail, newest first. */
-    public Uni<Page<StreamMessage<String, String, byte[]>>> audit(String deadLetters, int count, String after) {
-        return streams().xrevrange(RedisKeys.audit(deadLetters), StreamRange.of(after == null ? "+" : "(" + after, "-"), count)
+    /** A page of the audit trail, newest first, each value cut like an entry's. */
+    public Uni<Page<Excerpt>> audit(String deadLetters, int count, String after) {
+        return read(RedisKeys.audit(deadLetters), "newest", after == null ? "+" : "(" + after, "-", count,
+                config.reads().valueBytes(), config.reads().entryBytes())
                 .map(found -> new Page<>(found, found.size() < count ? null : found.get(found.size() - 1).id(),
                         found.size()));
     }
 
     /** Id of the newest entry, or null when the stream is empty. */
     public Uni<String> newestId(String deadLetters) {
-        return streams().xrevrange(deadLetters, StreamRange.of("+", "-"), 1)
-                .map(found -> found.isEmpty() ? null : found.get(0).id());
+        return read(deadLetters, "newest", "+", "-", 1, 0, 0).map(found -> found.isEmpty() ? null : found.get(0).id());
     }
 
-    private static java.time.Instant deadAt(List<StreamMessage<String, String, byte[]>> one) {
-        return one.isEmpty() ? null : DeadLetterEntry.of(one.get(0).id(), one.get(0).payload()).deadAt();
+    /** Entries as read-entries.lua cuts them. */
+    private Uni<List<Excerpt>> read(String stream, String order, String start, String end, int count, int valueBytes,
+            int entryBytes) {
+        return scripts.run(LuaScripts.Script.READ_ENTRIES, List.of(stream), List.of(order, start, end,
+                Integer.toString(count), Integer.toString(valueBytes), Integer.toString(entryBytes)))
+                .map(reply -> {
+                    List<Excerpt> entries = new ArrayList<>(reply.size());
+                    reply.forEach(entry -> entries.add(excerptOf(entry)));
+                    return entries;
+                });
+    }
+
+    /** An entry as the read scripts return it: { id, { name, value cut short, full length, ... }, left out }. */
+    private static Excerpt excerptOf(Response entry) {
+        Response flat = entry.get(1);
+        Map<String, Excerpt.Value> fields = new LinkedHashMap<>();
+        for (int i = 0; i + 2 < flat.size(); i += 3) {
+            fields.put(flat.get(i).toString(), new Excerpt.Value(flat.get(i + 1).toBytes(), flat.get(i + 2).toLong()));
+        }
+        return new Excerpt(entry.get(0).toString(), fields, entry.get(2).toInteger());
+    }
+
+    private static java.time.Instant deadAt(List<Excerpt> one) {
+        return one.isEmpty() ? null : one.get(0).record().deadAt();
     }
 
     private static long parse(String value) {

@@ -36,7 +36,9 @@ public class LuaScripts {
         REPLAY("replay.lua"),
         DISCARD("discard.lua"),
         REDRIVE_CLAIM("redrive-claim.lua"),
-        REDRIVE_START("redrive-start.lua");
+        REDRIVE_START("redrive-start.lua"),
+        READ_ENTRIES("read-entries.lua"),
+        READ_VALUE("read-value.lua");
 
         final String file;
 

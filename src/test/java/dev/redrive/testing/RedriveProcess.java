@@ -25,6 +25,7 @@ public final class RedriveProcess implements AutoCloseable {
     private final int httpPort = RedisServer.freePort();
     private final Path log;
     private final int managementPort = RedisServer.freePort();
+    private String maxHeap = "256m";
     private Process process;
 
     public RedriveProcess(String name, Map<String, String> properties) {
@@ -46,7 +47,7 @@ public final class RedriveProcess implements AutoCloseable {
 
     public RedriveProcess start() {
         List<String> cmd = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-XX:+UseSerialGC"));
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + maxHeap, "-XX:+UseSerialGC"));
         cmd.add("-Dquarkus.http.port=" + httpPort);
         cmd.add("-Dquarkus.management.port=" + managementPort);
         properties.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
@@ -67,6 +68,16 @@ public final class RedriveProcess implements AutoCloseable {
     public RedriveProcess env(Map<String, String> variables) {
         env.putAll(variables);
         return this;
+    }
+
+    /** The JVM's -Xmx (before start); 256m unless a test needs the heap tight. */
+    public RedriveProcess maxHeap(String size) {
+        this.maxHeap = size;
+        return this;
+    }
+
+    public long pid() {
+        return process.pid();
     }
 
     public int httpPort() {

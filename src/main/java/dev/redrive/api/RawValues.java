@@ -1,0 +1,72 @@
+package dev.redrive.api;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.jboss.resteasy.reactive.RestMulti;
+
+import dev.redrive.config.RedriveConfig;
+import dev.redrive.deadletter.DeadLetterRecord;
+import dev.redrive.deadletter.DeadLetterStore;
+import dev.redrive.deadletter.DeadLetterStore.Slice;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * Sends one value of a parked job's snapshot whole, however large: a slice of
+ * {@code redrive.reads.entry-bytes} at a time, the next read from Redis only once the client has
+ * taken the last (the REST layer asks for one item at a time). A read permit is held until the
+ * value is sent, fails, or the client goes away.
+ */
+@ApplicationScoped
+class RawValues {
+
+    @Inject
+    DeadLetterStore store;
+
+    @Inject
+    ReadPermits permits;
+
+    @Inject
+    RedriveConfig config;
+
+    Multi<byte[]> stream(String dlq, String id, String name) {
+        String field = DeadLetterRecord.SNAPSHOT_PREFIX + name;
+        int slice = config.reads().entryBytes();
+        // The permit is taken on subscription, so a response that is never sent can't keep one.
+        Uni<Started> head = Uni.createFrom().deferred(() -> {
+            ReadPermits.Permit permit = permits.take();
+            return slice(dlq, id, field, 0, slice)
+                    .onFailure().invoke(permit::release)
+                    .onCancellation().invoke(permit::release)
+                    .map(first -> new Started(permit, first));
+        });
+        // Sent chunked, without Content-Length: a download cut short (the entry replayed meanwhile,
+        // Redis gone) then ends without the closing chunk, which every HTTP client reports as an error.
+        return RestMulti.fromUniResponse(head,
+                started -> rest(dlq, id, field, started.first(), slice).onTermination().invoke(started.permit()::release));
+    }
+
+    private record Started(ReadPermits.Permit permit, Slice first) {
+    }
+
+    private Multi<byte[]> rest(String dlq, String id, String field, Slice first, int slice) {
+        Multi<byte[]> head = Multi.createFrom().item(first.bytes());
+        if (first.bytes().length >= first.size()) {
+            return head;
+        }
+        AtomicLong sent = new AtomicLong(first.bytes().length);
+        Multi<byte[]> tail = Multi.createBy().repeating()
+                .uni(() -> slice(dlq, id, field, sent.get(), slice).map(Slice::bytes).invoke(b -> sent.addAndGet(b.length)))
+                .whilst(b -> b.length > 0 && sent.get() < first.size());
+        return Multi.createBy().concatenating().streams(head, tail);
+    }
+
+    private Uni<Slice> slice(String dlq, String id, String field, long from, int max) {
+        return store.slice(dlq, id, field, from, max).map(found -> found.orElseThrow(() -> new ProblemException(404,
+                "no-such-field", "No such field", "entry " + id + " of " + dlq + " has no snapshot field '"
+                        + field.substring(DeadLetterRecord.SNAPSHOT_PREFIX.length()) + "'")));
+    }
+}

@@ -1,0 +1,54 @@
+package dev.redrive.deadletter;
+
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A stream entry as a view reads it: every value cut short in Redis (read-entries.lua, or
+ * replay.lua's listing) with its full size beside it, and how many fields the entry's byte limit
+ * left out. It never holds more than {@code redrive.reads.entry-bytes}, whatever the entry holds.
+ */
+public record Excerpt(String id, Map<String, Value> fields, int fieldsLeftOut) {
+
+    /** The first bytes of a value and its full length. */
+    public record Value(byte[] bytes, long size) {
+
+        public boolean truncated() {
+            return bytes.length < size;
+        }
+    }
+
+    /**
+     * The record's own fields as a {@link DeadLetterEntry} with no snapshot. Built directly, not
+     * through {@link DeadLetterEntry#of}, so no decoding of the snapshot ever sees a cut value.
+     */
+    public DeadLetterEntry record() {
+        Map<String, String> record = new LinkedHashMap<>();
+        fields.forEach((name, value) -> {
+            if (!name.startsWith(DeadLetterRecord.SNAPSHOT_PREFIX)) {
+                record.put(name, new String(value.bytes(), StandardCharsets.UTF_8));
+            }
+        });
+        return new DeadLetterEntry(id, record, Map.of());
+    }
+
+    /** The snapshot's fields (the {@code f:} prefix removed), each cut short. */
+    public Map<String, Value> snapshot() {
+        Map<String, Value> snapshot = new LinkedHashMap<>();
+        fields.forEach((name, value) -> {
+            if (name.startsWith(DeadLetterRecord.SNAPSHOT_PREFIX)) {
+                snapshot.put(name.substring(DeadLetterRecord.SNAPSHOT_PREFIX.length()), value);
+            }
+        });
+        return snapshot;
+    }
+
+    /** Names of the record's own fields (not the snapshot's) that were cut short. */
+    public List<String> truncatedRecordFields() {
+        return fields.entrySet().stream()
+                .filter(f -> !f.getKey().startsWith(DeadLetterRecord.SNAPSHOT_PREFIX) && f.getValue().truncated())
+                .map(Map.Entry::getKey).toList();
+    }
+}

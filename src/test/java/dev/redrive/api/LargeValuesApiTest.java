@@ -1,0 +1,226 @@
+package dev.redrive.api;
+
+import static dev.redrive.api.DeadLetterApiTest.as;
+import static dev.redrive.api.DeadLetterApiTest.enc;
+import static dev.redrive.api.DeadLetterApiTest.problem;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.nullValue;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.redrive.testing.ApiUsers;
+import dev.redrive.testing.Await;
+import dev.redrive.testing.RedisResource;
+import dev.redrive.testing.Streams;
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.redis.datasource.stream.StreamMessage;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
+
+/**
+ * Reads of parked jobs with values far larger than a view may carry: cut in Redis with their full
+ * size shown, fetched whole on their own in slices, and never more reads at once than allowed.
+ * The limits are small here (1000 bytes a value, 4096 an entry, one read at a time) so the test's
+ * values need not be large.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
+@TestProfile(LargeValuesApiTest.Profile.class)
+class LargeValuesApiTest {
+
+    static final String STREAM = "big";
+    static final String DLQ = "{big}:dlq";
+    static final String D = "/dlq/" + enc(DLQ);
+    static final Duration BOUND = Duration.ofSeconds(20);
+
+    public static class Profile implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            Map<String, String> c = new HashMap<>(ApiUsers.config());
+            c.put("redrive.queues.big.handler", "scripted");
+            c.put("redrive.queues.big.attempts", "1");
+            c.put("redrive.queues.big.block", "200ms");
+            c.put("redrive.reads.value-bytes", "1000");
+            c.put("redrive.reads.entry-bytes", "4096");
+            c.put("redrive.reads.concurrent", "1");
+            return c;
+        }
+    }
+
+    @Inject
+    RedisDataSource redis;
+
+    Streams streams;
+
+    @BeforeEach
+    void setUp() {
+        streams = new Streams(redis);
+        streams.awaitGroup(STREAM, "redrive");
+    }
+
+    String parkedJob(Map<String, ?> fields) {
+        Map<String, Object> all = new LinkedHashMap<>();
+        all.put("kind", "terminal");
+        all.putAll(fields);
+        String id = streams.add(STREAM, all);
+        return Await.value("job " + id + " to be parked", BOUND,
+                () -> streams.parked(DLQ, id).map(StreamMessage::id).orElse(null));
+    }
+
+    static byte[] bytes(int n, char c) {
+        byte[] b = new byte[n];
+        Arrays.fill(b, (byte) c);
+        return b;
+    }
+
+    @Test
+    void aLargeValueIsShownCutWithItsFullSizeAndSmallOnesWhole() {
+        byte[] blob = new byte[3000];
+        Arrays.fill(blob, (byte) 0xFF);
+        // 'x' then 2-byte characters: the cut at 1000 bytes splits one, which the text leaves out.
+        String accents = "x" + "é".repeat(2000);
+        String id = parkedJob(Map.of("payload", bytes(300_000, 'a'), "blob", blob, "accents", accents));
+
+        as("viewer").get(D + "/entries/" + enc(id)).then().statusCode(200)
+                .body("fields.kind", equalTo("terminal"))
+                .body("fields.payload.truncated", equalTo(true))
+                .body("fields.payload.size", equalTo(300_000))
+                .body("fields.payload.text", equalTo("a".repeat(1000)))
+                .body("fields.blob.truncated", equalTo(true))
+                .body("fields.blob.size", equalTo(3000))
+                .body("fields.blob.base64", equalTo(Base64.getEncoder().encodeToString(Arrays.copyOf(blob, 1000))))
+                .body("fields.accents.size", equalTo(accents.getBytes(StandardCharsets.UTF_8).length))
+                .body("fields.accents.text", equalTo("x" + "é".repeat(499)))
+                .body("truncated", nullValue())
+                .body("fieldsLeftOut", nullValue());
+    }
+
+    @Test
+    void fieldsPastTheEntryLimitAreLeftOutAndCounted() {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        for (int i = 0; i < 10; i++) {
+            fields.put("part" + i, bytes(1000, 'p'));
+        }
+        String id = parkedJob(fields);
+        Response view = as("viewer").get(D + "/entries/" + enc(id));
+        view.then().statusCode(200);
+        Map<String, Object> shown = view.path("fields");
+        int leftOut = view.path("fieldsLeftOut");
+        assertTrue(leftOut > 0 && leftOut < 10, "4096 bytes hold some of the ten 1000-byte parts, not all: " + leftOut);
+        assertEquals(11, shown.size() + leftOut, "every field is either shown or counted: " + shown.keySet());
+    }
+
+    @Test
+    void theRawValueComesWholeInSlicesAndUnknownOnesAre404() {
+        byte[] payload = new byte[50_000];
+        for (int i = 0; i < payload.length; i++) {
+            payload[i] = (byte) (i * 31);
+        }
+        String id = parkedJob(Map.of("payload", payload, "empty", ""));
+
+        Response raw = as("viewer").get(D + "/entries/" + enc(id) + "/fields/payload");
+        raw.then().statusCode(200).contentType("application/octet-stream");
+        assertArrayEquals(payload, raw.asByteArray(), "byte for byte, across thirteen 4096-byte slices");
+        assertArrayEquals(new byte[0], as("automation").get(D + "/entries/" + enc(id) + "/fields/empty")
+                .then().statusCode(200).extract().asByteArray());
+
+        problem(as("viewer").get(D + "/entries/" + enc(id) + "/fields/nothing").then(), 404);
+        problem(as("viewer").get(D + "/entries/" + enc("1-0") + "/fields/payload").then(), 404);
+        problem(as("viewer").get(D + "/entries/not-an-id/fields/payload").then(), 400);
+        problem(io.restassured.RestAssured.given().urlEncodingEnabled(false).get(D + "/entries/" + enc(id) + "/fields/payload")
+                .then(), 401);
+    }
+
+    @Test
+    void aListingCutsRecordValuesAndEndsAPageAtTheByteLimit() {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            ids.add(parkedJob(Map.of("job", "j".repeat(5000), "payload", bytes(100_000, 'q'))));
+        }
+        List<String> seen = new ArrayList<>();
+        String after = "";
+        int pages = 0;
+        do {
+            Response page = as("viewer").get(D + "/entries?order=oldest&count=500" + (after.isEmpty() ? "" : "&after=" + after));
+            page.then().statusCode(200);
+            List<Map<String, Object>> items = page.path("items");
+            for (Map<String, Object> item : items) {
+                if (ids.contains(item.get("id"))) {
+                    assertEquals("j".repeat(1000), item.get("job"));
+                    assertEquals(List.of("job"), item.get("truncated"));
+                    assertEquals(null, item.get("fields"), "a listing never carries the snapshot");
+                }
+                seen.add((String) item.get("id"));
+            }
+            after = page.path("next") == null ? "" : page.path("next");
+            pages++;
+        } while (!after.isEmpty());
+        assertTrue(pages > 1, "fewer than 500 entries, yet more than one page: the byte limit ended them");
+        assertTrue(seen.containsAll(ids) && seen.size() == seen.stream().distinct().count(),
+                "every entry once across the pages");
+    }
+
+    @Test
+    void theAuditTrailShowsADiscardedPayloadCut() {
+        String id = parkedJob(Map.of("payload", bytes(200_000, 'd')));
+        as("operator").delete(D + "/entries/" + enc(id) + "?reason=too-big").then().statusCode(200);
+        as("viewer").get(D + "/audit").then().statusCode(200)
+                .body("items.find { it.fields['dlq-id'] == '" + id + "' }.fields['record:f:payload'].truncated", equalTo(true))
+                .body("items.find { it.fields['dlq-id'] == '" + id + "' }.fields['record:f:payload'].size", equalTo(200_000));
+    }
+
+    @Test
+    void oneReadTooManyIsRefusedWith503AndRetryAfterUntilTheReaderLetsGo() throws Exception {
+        // Written straight into the dead-letter stream: the view reads entries, however they got there.
+        Map<String, byte[]> entry = new LinkedHashMap<>();
+        entry.put("origin-stream", STREAM.getBytes(StandardCharsets.UTF_8));
+        entry.put("origin-id", "1-1".getBytes(StandardCharsets.UTF_8));
+        entry.put("f:payload", bytes(32 << 20, 'z'));
+        String id = redis.stream(String.class, String.class, byte[].class).xadd(DLQ, entry);
+        as("viewer").get(D + "/entries/" + enc(id)).then().statusCode(200);
+
+        int port = ConfigProvider.getConfig().getValue("quarkus.http.test-port", Integer.class);
+        String auth = Base64.getEncoder().encodeToString(("viewer:" + ApiUsers.password("viewer")).getBytes(StandardCharsets.UTF_8));
+        try (Socket slow = new Socket("127.0.0.1", port)) {
+            OutputStream out = slow.getOutputStream();
+            out.write(("GET " + D + "/entries/" + enc(id) + "/fields/payload HTTP/1.1\r\nHost: localhost\r\n"
+                    + "Authorization: Basic " + auth + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = slow.getInputStream();
+            byte[] head = in.readNBytes(12);
+            assertEquals("HTTP/1.1 200", new String(head, StandardCharsets.US_ASCII));
+            // This client reads no further: the 32 MiB can't all be sent, so the download holds its permit.
+            Response refused = as("viewer").get(D + "/entries/" + enc(id));
+            problem(refused.then(), 503);
+            refused.then().header("Retry-After", "1").body("type", equalTo("/problems/busy"));
+            problem(as("viewer").get(D + "/entries").then(), 503);
+        }
+        Await.until("the permit to come back once the slow client is gone", BOUND,
+                () -> as("viewer").get(D + "/entries/" + enc(id)).statusCode() == 200);
+        as("viewer").get(D + "/entries").then().statusCode(200).body("items.id", hasItem(id));
+    }
+}
