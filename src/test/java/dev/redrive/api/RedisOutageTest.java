@@ -62,6 +62,8 @@ class RedisOutageTest {
             c.put("redrive.queues.jobs.block", "200ms");
             c.put("redrive.replay.allowed-streams", "{jobs}back");
             c.put("redrive.redis-timeout", "2s");
+            // Enough reads in flight that a freeze makes the pool grow (the read limit would answer 503 busy first).
+            c.put("redrive.reads.concurrent", "32");
             c.put("redrive.consumer-name", "outage-worker");
             return c;
         }
