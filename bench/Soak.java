@@ -245,7 +245,13 @@ public class Soak {
                 }
                 case HEALTHY -> { }
             }
-            if (first && kind.equals("poison") || kind.equals("flaky") && attempt == 1) {
+            if (first && kind.equals("poison")) {
+                // While draining, a 422 parks it at once: its retries would otherwise be the circuit's
+                // probes one after the other, each failing and keeping the circuit open (README).
+                answer(x, now == Mode.HEALTHY ? 422 : 500);
+                return;
+            }
+            if (kind.equals("flaky") && attempt == 1) {
                 answer(x, 500);
                 return;
             }
@@ -262,11 +268,11 @@ public class Soak {
             x.close();
         }
 
-        /** A new mode every 15-45 s: mostly normal, sometimes slow, timing out, erroring or out. */
+        /** A new mode every 10-35 s: normal between each of slow, timeouts, errors and outage, in turn. */
         void flap() {
-            while (running) {
-                int p = ThreadLocalRandom.current().nextInt(100);
-                Mode next = p < 50 ? Mode.NORMAL : p < 65 ? Mode.SLOW : p < 75 ? Mode.TIMEOUTS : p < 90 ? Mode.ERRORS : Mode.OUTAGE;
+            Mode[] cycle = {Mode.NORMAL, Mode.SLOW, Mode.NORMAL, Mode.TIMEOUTS, Mode.NORMAL, Mode.ERRORS, Mode.NORMAL, Mode.OUTAGE};
+            for (int i = 0; running; i++) {
+                Mode next = cycle[i % cycle.length];
                 if (next != Mode.NORMAL) {
                     faults.add("downstream " + next.name().toLowerCase());
                 }
@@ -386,7 +392,7 @@ public class Soak {
     static boolean drainAndCheck(Producer producer, Downstream downstream) throws Exception {
         Resp r = new Resp(redisPort, 10_000);
         String last = "";
-        int stable = 0;
+        int stable = 0, polls = 0;
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
         while (stable < 10) {
             if (System.nanoTime() > deadline) {
@@ -394,6 +400,9 @@ public class Soak {
                 break;
             }
             Thread.sleep(1000);
+            if (++polls % 30 == 0) {
+                log("draining: %s", last);
+            }
             String now;
             try {
                 now = "pending " + pending(r) + ", lag " + lag(r) + ", stream " + r.call("XLEN", STREAM) + ", dlq " + r.call("XLEN", DLQ);
