@@ -27,6 +27,7 @@ final class RetryScheduler {
     private final QueueSpec spec;
     private final Periodic periodic;
     private final PelPages pages;
+    private final OutageLog outage;
     /** The last look found more due retries than free slots: fill slots as soon as they free up. */
     private volatile boolean dueWaiting;
 
@@ -37,6 +38,7 @@ final class RetryScheduler {
         this.spec = worker.spec();
         this.periodic = new Periodic(vertx);
         this.pages = new PelPages(Math.max(100, spec.concurrency() * 4));
+        this.outage = new OutageLog(LOG, "looking for due retries of " + spec.stream());
     }
 
     void start() {
@@ -76,6 +78,7 @@ final class RetryScheduler {
                 })
                 .subscribe().with(claimed -> {
                     pages.end();
+                    outage.worked();
                     missing.forEach(worker::parkMissing);
                     worker.offer(claimed);
                     // A page full of due entries means more wait: look again as slots free up, not at
@@ -83,7 +86,7 @@ final class RetryScheduler {
                     dueWaiting = !claimed.isEmpty() && claimed.size() >= free;
                 }, error -> {
                     pages.end();
-                    LOG.warnf("looking for due retries of %s failed: %s", spec.stream(), error.getMessage());
+                    outage.failed(error);
                 });
     }
 

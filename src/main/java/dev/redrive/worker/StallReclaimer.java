@@ -34,6 +34,7 @@ final class StallReclaimer {
     private final QueueSpec spec;
     private final Periodic periodic;
     private final PelPages pages = new PelPages(PAGE);
+    private final OutageLog outage;
 
     StallReclaimer(QueueWorker worker, StreamAccess redis, Vertx vertx, Clock clock) {
         this.worker = worker;
@@ -41,6 +42,7 @@ final class StallReclaimer {
         this.clock = clock;
         this.spec = worker.spec();
         this.periodic = new Periodic(vertx);
+        this.outage = new OutageLog(LOG, "stall recovery on " + spec.stream());
     }
 
     void start() {
@@ -91,6 +93,7 @@ final class StallReclaimer {
                 })
                 .subscribe().with(claimed -> {
                     pages.end();
+                    outage.worked();
                     if (!claimed.isEmpty() || !missing.isEmpty()) {
                         LOG.infof("stall recovery on %s: took over %d jobs idle for more than %s from stopped consumers "
                                 + "(%d more were trimmed and are parked as missing)", spec.stream(), claimed.size(), vt,
@@ -100,7 +103,7 @@ final class StallReclaimer {
                     worker.offer(claimed);
                 }, error -> {
                     pages.end();
-                    LOG.warnf("stall recovery on %s failed: %s", spec.stream(), error.getMessage());
+                    outage.failed(error);
                 });
     }
 

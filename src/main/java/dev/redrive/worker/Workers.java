@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -19,12 +20,14 @@ import dev.redrive.config.QueueRegistry;
 import dev.redrive.config.QueueSpec;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.deadletter.DeadLetters;
+import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
 import dev.redrive.redis.StreamAccess;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.faulttolerance.api.CircuitBreakerState;
+import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 
 /**
@@ -69,6 +72,8 @@ public class Workers {
     private final Map<String, List<Runnable>> helpers = new ConcurrentHashMap<>();
     private long gaugeTimer = -1;
     private volatile boolean shuttingDown;
+    /** Set when the shutdown timeout passes: what still runs then is left pending, its outcome dropped. */
+    private volatile boolean abandoned;
 
     void onStart(@Observes @Priority(10) StartupEvent event) {
         try {
@@ -100,7 +105,7 @@ public class Workers {
             }
             QueueMetrics m = metrics.get(spec.name());
             QueueWorker[] self = new QueueWorker[1];
-            var handler = handlers.forQueue(spec, state -> onCircuit(self[0], state));
+            var handler = abandonable(handlers.forQueue(spec, state -> onCircuit(self[0], state)));
             QueueWorker worker = new QueueWorker(spec, consumer, redis, deadLetters, handler, m, vertx, clock);
             self[0] = worker;
             workers.put(spec.name(), worker);
@@ -116,6 +121,20 @@ public class Workers {
             LOG.warnf("queue %s: can't create group %s on %s yet (%s); trying again in %s", spec.name(), spec.group(),
                     spec.stream(), error.getMessage(), GROUP_RETRY);
             vertx.setTimer(GROUP_RETRY.toMillis(), t -> startWhenGroupExists(spec));
+        });
+    }
+
+    /**
+     * A job still running when the drain gives up stays pending for stall recovery, as the log
+     * says; its late outcome (or the failure the closing HTTP client gives it) must not be written
+     * then, since the Redis client and the CDI container close right after the drain.
+     */
+    private Function<Job, Uni<Void>> abandonable(Function<Job, Uni<Void>> handler) {
+        return job -> handler.apply(job).onItemOrFailure().transformToUni((ok, error) -> {
+            if (abandoned) {
+                return Uni.createFrom().nothing();
+            }
+            return error == null ? Uni.createFrom().voidItem() : Uni.createFrom().failure(error);
         });
     }
 
@@ -174,6 +193,7 @@ public class Workers {
                 break;
             }
         }
+        abandoned = true;
         List<String> busy = new ArrayList<>();
         workers.values().stream().filter(w -> !w.idle()).forEach(w -> busy.add(w.spec().name()));
         if (busy.isEmpty()) {

@@ -140,6 +140,11 @@ public final class RedriveProcess implements AutoCloseable {
         }
     }
 
+    /** How many lines of the log so far contain {@code text}. */
+    public long logLines(String text) {
+        return output().lines().filter(line -> line.contains(text)).count();
+    }
+
     @Override
     public void close() {
         if (process != null && process.isAlive()) {

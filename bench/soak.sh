@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# redrive's soak (issue 10): the packaged service under faults for a set time, then an invariant
+# check over every job it was given. Not part of CI nor of test.sh. See bench/README.md, "Soak".
+#
+# Usage: bench/soak.sh
+# Env: SOAK_MINUTES (default 20), SOAK_SERVICES (service processes, default 3), SOAK_RATE (jobs/s,
+#      default 40), SOAK_BUILD=off to use the jar as it is (default: mvn package when sources are newer).
+# Output: progress on stderr, the summary on stdout and in bench/results/soak-<timestamp>/summary.txt
+# with each service's log and redis.log. Exit code 0 when every invariant holds, 1 when one does not.
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$(dirname "$HERE")"
+
+JAR=target/quarkus-app/quarkus-run.jar
+if [ "${SOAK_BUILD:-auto}" != off ] && { [ ! -f "$JAR" ] || [ -n "$(find src pom.xml -newer "$JAR" -type f -print -quit)" ]; }; then
+  echo "building the service (mvn -o -q -B package -DskipTests)" >&2
+  mvn -o -q -B package -DskipTests >&2
+fi
+[ -f "$JAR" ] || { echo "no $JAR; build it first" >&2; exit 1; }
+command -v redis-server >/dev/null 2>&1 || { echo "redis-server is missing (apt-get install redis-server)" >&2; exit 1; }
+
+OUT="$HERE/results/soak-$(date -u +%Y%m%dT%H%M%SZ)"
+mkdir -p "$OUT"
+exec java "$HERE/Soak.java" --minutes "${SOAK_MINUTES:-20}" --services "${SOAK_SERVICES:-3}" \
+  --rate "${SOAK_RATE:-40}" --jar "$JAR" --out "$OUT"
