@@ -351,7 +351,7 @@ public class Redrives {
     private boolean move(String dlq, String id, Spec spec, String actor) throws InterruptedException {
         String key = RedisKeys.redriveTask(dlq, id);
         List<String> keys = new ArrayList<>(List.of(dlq, RedisKeys.deadLetterStats(dlq), RedisKeys.audit(dlq), key,
-                RedisKeys.redriveCanary(dlq, id)));
+                RedisKeys.redriveCanary(dlq, id), RedisKeys.replayed(dlq), RedisKeys.replayedAt(dlq)));
         keys.addAll(replays.writableFrom(dlq));
         boolean paced = spec.maxPerSecond() > 0;
         int limit = paced ? Math.max(1, Math.min(PAGE, spec.maxPerSecond() / 20)) : PAGE;

@@ -87,7 +87,8 @@ public class Replays {
             return Uni.createFrom().failure(refused);
         }
         List<String> keys = List.of(dlq, RedisKeys.deadLetterStats(dlq), RedisKeys.audit(dlq), origin,
-                RedisKeys.replayAnswer(dlq, request.idempotencyKey() == null ? "" : request.idempotencyKey()));
+                RedisKeys.replayAnswer(dlq, request.idempotencyKey() == null ? "" : request.idempotencyKey()),
+                RedisKeys.replayed(dlq), RedisKeys.replayedAt(dlq));
         List<byte[]> args = new ArrayList<>();
         args.add(bytes("one"));
         args.add(bytes(entry.id()));
@@ -134,6 +135,10 @@ public class Replays {
             if (reply.type() == io.vertx.redis.client.ResponseType.NUMBER) {
                 throw gone(deadLetters, id);
             }
+            if (reply.type() == io.vertx.redis.client.ResponseType.MULTI) {
+                throw new DeadLetterException(DeadLetterException.Reason.WRONG_TYPE,
+                        "nothing was discarded: " + reply.get(1) + "; redrive writes only streams and its own hashes there");
+            }
             metrics.discarded(deadLetters);
             LOG.infof("%s discarded %s/%s: %s; the audit trail keeps the record", actor, deadLetters, id, reason);
             return reply.toString();
@@ -171,6 +176,8 @@ public class Replays {
             case "no-snapshot" -> throw new DeadLetterException(DeadLetterException.Reason.NO_SNAPSHOT,
                     "job " + request.id() + " was trimmed from its stream before it was parked: there is no snapshot "
                             + "to send back; discard it with a reason once handled");
+            case "wrong-type" -> throw new DeadLetterException(DeadLetterException.Reason.WRONG_TYPE,
+                    "nothing was replayed: " + reply.get(1) + "; redrive writes only streams and its own hashes there");
             case "origin-mismatch" -> throw new IllegalStateException("record origin changed under replay: " + reply);
             default -> throw new IllegalStateException("replay.lua answered " + reply);
         }

@@ -59,7 +59,7 @@ final class RedrivePolicy {
                     List<Uni<String>> parks = new ArrayList<>();
                     for (StreamAccess.Seen seen : page) {
                         if (seen.deliveryCount() > spec.maxReceiveCount()) {
-                            parks.add(deadLetters.park(spec.deadLetters(), record(seen)));
+                            parks.add(deadLetters.park(spec.name(), spec.deadLetters(), record(seen)));
                         }
                     }
                     return parks.isEmpty() ? Uni.createFrom().item(0)
@@ -76,6 +76,6 @@ final class RedrivePolicy {
         Instant now = deadLetters.now();
         return new DeadLetterRecord(spec.stream(), seen.id(), spec.group(), seen.owner(), spec.name(), "max-receive",
                 "max-receive", reason, Fingerprint.of("max-receive", reason), seen.deliveryCount(),
-                spec.maxReceiveCount(), EntryIds.timestamp(seen.id()), null, now, 0);
+                spec.maxReceiveCount(), EntryIds.timestamp(seen.id()), null, now);
     }
 }
