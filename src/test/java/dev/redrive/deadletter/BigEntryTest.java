@@ -143,6 +143,31 @@ class BigEntryTest {
         }
     }
 
+    @Test
+    void aReplayOrDiscardThatCantWriteEveryKeyChangesNothing() {
+        String originId = streams.add(STREAM, Map.of("kind", "terminal", "payload", "kept"));
+        String dlqId = parkedAs(originId).id();
+        String stats = RedisKeys.deadLetterStats(DLQ);
+        Map<String, String> counters = redis.hash(String.class).hgetall(stats);
+        long audited = streams.commands().xlen(RedisKeys.audit(DLQ));
+        long queued = streams.commands().xlen(STREAM);
+        redis.key().del(stats);
+        redis.value(String.class).set(stats, "not a hash");
+        try {
+            as("operator").delete("/dlq/" + enc(DLQ) + "/entries/" + enc(dlqId) + "?reason=x").then().statusCode(409)
+                    .body("type", org.hamcrest.Matchers.equalTo("/problems/wrong-key-type"));
+            as("operator").post("/dlq/" + enc(DLQ) + "/entries/" + enc(dlqId) + "/replay").then().statusCode(409)
+                    .body("type", org.hamcrest.Matchers.equalTo("/problems/wrong-key-type"));
+            assertEquals(1, streams.commands().xrange(DLQ, StreamRange.of(dlqId, dlqId)).size(), "still parked");
+            assertEquals(audited, streams.commands().xlen(RedisKeys.audit(DLQ)), "nothing audited");
+            assertEquals(queued, streams.commands().xlen(STREAM), "nothing replayed");
+        } finally {
+            redis.key().del(stats);
+            redis.hash(String.class).hset(stats, counters);
+        }
+        as("operator").delete("/dlq/" + enc(DLQ) + "/entries/" + enc(dlqId) + "?reason=x").then().statusCode(200);
+    }
+
     /** Parks the job, checks the record, replays it (it fails again), checks that, and discards it. */
     private void roundTrip(LinkedHashMap<String, byte[]> fields) {
         String originId = streams.commands().xadd(STREAM, fields);
