@@ -38,6 +38,8 @@ public class DeadLetters {
     RedriveConfig config;
 
     private static final Logger LOG = Logger.getLogger(DeadLetters.class);
+    /** Why a call failed as a whole: Redis refused it (out of memory, say) or did not answer. */
+    private static final String REDIS_ERROR = "redis-error";
 
     private static final long LOG_WINDOW_SECONDS = 10;
     private final ParkLog log = new ParkLog();
@@ -87,7 +89,7 @@ public class DeadLetters {
         long forgetBefore = clock.millis() - config.replay().redriveRetention().toMillis();
         return redis.deadLetter(first.originStream(), first.group(), deadLetters, parks, redriveTask, forgetBefore)
                 .onFailure().recoverWithItem(e -> records.stream()
-                        .map(r -> new StreamAccess.Parked(null, "redis-error", String.valueOf(e.getMessage()))).toList())
+                        .map(r -> new StreamAccess.Parked(null, REDIS_ERROR, String.valueOf(e.getMessage()))).toList())
                 .invoke(outcomes -> {
                     for (int i = 0; i < outcomes.size(); i++) {
                         StreamAccess.Parked outcome = outcomes.get(i);
@@ -102,10 +104,13 @@ public class DeadLetters {
 
     private void unparked(String queue, String deadLetters, DeadLetterRecord record, StreamAccess.Parked outcome) {
         metrics.unparked(queue, outcome.reason());
-        LOG.errorf("could not park job %s/%s in %s (%s: %s); nothing was written: it stays pending in group %s, "
-                + "and is parked when it is next delivered or found over its limit, if the cause is gone by then",
-                record.originStream(), record.originId(), deadLetters, outcome.reason(), outcome.detail(),
-                record.group());
+        String written = REDIS_ERROR.equals(outcome.reason())
+                ? "unless Redis ran the script before its answer was lost, nothing was written"
+                : "nothing was written";
+        LOG.errorf("could not park job %s/%s in %s (%s: %s); %s: it stays pending in group %s, and is parked when "
+                + "it is next delivered or found over its limit, if the cause is gone by then; it is never acked "
+                + "without its record", record.originStream(), record.originId(), deadLetters, outcome.reason(),
+                outcome.detail(), written, record.group());
     }
 
     public Instant now() {
