@@ -46,12 +46,11 @@ local group, forgetBefore = ARGV[1], ARGV[2]
 
 local results, toPark, taken = {}, {}, {}
 
-local wanted = { { origin, 'stream' }, { dlq, 'stream' }, { stats, 'hash' }, { notBefore, 'hash' },
-  { ledger, 'hash' }, { ledgerAt, 'zset' } }
-if task then
-  wanted[#wanted + 1] = { task, 'hash' }
-end
-local refusal = wrongType(wanted)
+local refusal = wrongType({ { origin, 'stream' }, { dlq, 'stream' }, { stats, 'hash' }, { notBefore, 'hash' },
+  { ledger, 'hash' }, { ledgerAt, 'zset' } })
+-- KEYS[7] comes from a field any producer can write: a key that is not a task is ignored, not refused.
+local taskHash = task ~= nil and redis.call('TYPE', task)['ok'] == 'hash'
+
 local originExists = redis.call('EXISTS', origin) == 1
 
 -- Checks: nothing is written until every job of the call is decided.
@@ -99,7 +98,7 @@ while i <= #ARGV do
       end
     end
     toPark[#toPark + 1] = { id = id, args = args, kind = kind, fingerprint = fingerprint, text = fingerprintText,
-      replayed = replayed ~= nil, byTask = task ~= nil and byTask == task, at = #results + 1 }
+      replayed = replayed ~= nil, byTask = taskHash and byTask == task, at = #results + 1 }
     results[#results + 1] = false
   end
 end
@@ -142,7 +141,7 @@ end
 for fingerprint, text in pairs(texts) do
   redis.call('HSETNX', stats, 'fingerprint-text:' .. fingerprint, text)
 end
-if failed > 0 and redis.call('EXISTS', task) == 1 then
+if failed > 0 then
   addTo(task, 'failed', failed)
 end
 -- What redrive replayed long ago and that never came back is forgotten a page at a time.

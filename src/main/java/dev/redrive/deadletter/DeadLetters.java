@@ -75,8 +75,9 @@ public class DeadLetters {
      * Copies jobs of one stream and group with their records into a dead-letter stream and acks
      * them: each job in one atomic step with its record (dead-letter.lua). One outcome per record:
      * parked, no longer pending (already acked or parked by someone else: never parked twice), or
-     * refused. A refused job, and every job of a call Redis failed, had nothing written: it stays
-     * pending, which is logged and counted here, so callers need not handle it.
+     * refused. A refused job, and every job of a call Redis failed (unless Redis ran it and only
+     * the answer was lost), had nothing written: it stays pending, which is logged and counted
+     * here, so callers need not handle it.
      *
      * @param queue       the queue (or watch) the jobs belong to, for the log and the metric
      * @param redriveTask with a single record: the redrive task the job's field names, or null
