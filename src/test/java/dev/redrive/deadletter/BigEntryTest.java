@@ -129,7 +129,7 @@ class BigEntryTest {
             String stuck = streams.add(OTHER, Map.of("kind", "terminal", "payload", "stuck"));
             String fine = streams.add(STREAM, Map.of("kind", "terminal", "payload", "fine"));
             parkedAs(fine);
-            Await.until("the refusal to be counted", BOUND, () -> unparked(OTHER) >= 1);
+            Await.until("the refusal to be counted", BOUND, () -> unparked(OTHER, "wrong-type") >= 1);
             assertEquals(1, streams.pending(OTHER, GROUP), "the job that could not be parked is still pending");
             assertEquals("x", redis.value(String.class).get(OTHER_DLQ), "nothing was written to the wrong key");
 
@@ -141,6 +141,27 @@ class BigEntryTest {
         } finally {
             redis.key().del(OTHER_DLQ);
         }
+    }
+
+    @Test
+    void aParkIsRefusedWholeWhileRedisIsOutOfMemoryAndDoneOnceThereIsRoom() {
+        redis.execute("CONFIG", "SET", "maxmemory-policy", "noeviction");
+        redis.execute("CONFIG", "SET", "maxmemory", "1");
+        String id;
+        try {
+            // The job arrives once Redis is full (allow-oom lets only this one XADD through).
+            id = redis.execute("EVAL", "#!lua flags=allow-oom\nreturn redis.call('XADD', KEYS[1], '*', 'kind', "
+                    + "'terminal', 'payload', 'no room')", "1", OTHER).toString();
+            // dead-letter.lua's shebang makes Redis refuse the whole call up front: nothing is acked or
+            // written past the memory limit.
+            Await.until("the refusal to be counted", BOUND, () -> unparked(OTHER, "redis-error") >= 1);
+            assertEquals(1, streams.pending(OTHER, GROUP), "still pending, not acked");
+        } finally {
+            redis.execute("CONFIG", "SET", "maxmemory", "0");
+        }
+        StreamMessage<String, String, byte[]> parked = Await.value("the job to be parked", BOUND,
+                () -> streams.parked(OTHER_DLQ, id).orElse(null));
+        assertEquals("no room", text(parked.payload().get("f:payload")));
     }
 
     @Test
@@ -251,10 +272,10 @@ class BigEntryTest {
         expected.forEach((name, value) -> assertArrayEquals(value, actual.get(name), "field " + name));
     }
 
-    private double unparked(String queue) {
+    private double unparked(String queue, String reason) {
         int port = ConfigProvider.getConfig().getValue("quarkus.management.test-port", Integer.class);
         String metrics = given().port(port).get("/q/metrics").then().statusCode(200).extract().asString();
-        String prefix = "redrive_jobs_unparked_total{queue=\"" + queue + "\",reason=\"wrong-type\"} ";
+        String prefix = "redrive_jobs_unparked_total{queue=\"" + queue + "\",reason=\"" + reason + "\"} ";
         return metrics.lines().filter(l -> l.startsWith(prefix)).mapToDouble(l -> Double.parseDouble(l.substring(prefix.length())))
                 .sum();
     }
