@@ -70,14 +70,9 @@ while i <= #ARGV do
       args[#args + 1] = ARGV[j]
     end
     local replayed = redis.call('HGET', ledger, origin .. ' ' .. id)
-    local replays, byTask = 0, nil
-    if replayed then
-      local sep = string.find(replayed, ' ', 1, true)
-      replays = tonumber(string.sub(replayed, 1, sep - 1)) or 0
-      byTask = string.sub(replayed, sep + 1)
-    end
+    local replays, byTask = string.match(replayed or '', '^(%d+) (.*)$')
     args[#args + 1] = 'replays'
-    args[#args + 1] = tostring(replays)
+    args[#args + 1] = replays or '0'
     local entry = redis.call('XRANGE', origin, id, id)
     if #entry == 0 then
       -- Trimmed away before it completed: park what we still know rather than drop it.
