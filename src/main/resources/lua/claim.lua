@@ -1,3 +1,5 @@
+#!lua
+-- uses lib/fields.lua
 -- claim.lua: give pending entries to a worker, each only if it is still where the caller saw it.
 --
 -- Two callers: the retry scheduler (entries waiting under the retry consumer whose backoff has
@@ -21,6 +23,8 @@
 --   { id, delivery count so far, owner }  the entry was trimmed from the stream: it stays
 --                                          pending for the caller to park as missing
 -- Entries owned by someone else by now, renewed, or not yet past their Retry-After are skipped.
+-- Everything that can fail (the stream's and the hash's types, the group) fails in the reads
+-- before the first claim; claims and unhints go in slices, so no page is too long for Lua's stack.
 
 local stream, notBefore = KEYS[1], KEYS[2]
 local group, worker, now, minIdle = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
@@ -55,16 +59,18 @@ end
 
 for _, count in ipairs(counts) do
   local ids = byCount[count]
-  local args = { stream, group, worker, 0 }
-  for _, id in ipairs(ids) do
-    args[#args + 1] = id
+  for from = 1, #ids, 1000 do
+    local args = { stream, group, worker, 0 }
+    for j = from, math.min(from + 999, #ids) do
+      args[#args + 1] = ids[j]
+    end
+    args[#args + 1] = 'JUSTID'
+    args[#args + 1] = 'RETRYCOUNT'
+    args[#args + 1] = count
+    redis.call('XCLAIM', unpack(args))
   end
-  args[#args + 1] = 'JUSTID'
-  args[#args + 1] = 'RETRYCOUNT'
-  args[#args + 1] = count
-  redis.call('XCLAIM', unpack(args))
   if hinted then
-    redis.call('HDEL', notBefore, unpack(ids))
+    inSlices('HDEL', notBefore, ids)
   end
 end
 

@@ -1,34 +1,108 @@
+#!lua
+-- uses lib/fields.lua
 -- dead-letter.lua: park jobs, each in one atomic step with its record.
 --
--- Acks each job (XACK also says whether it was still pending: if not, someone else settled it and
--- it is left alone), copies its origin entry, read here from the stream so the snapshot is byte
--- for byte what the producer wrote, into the dead-letter stream together with its record, and
--- counts the dead letter. Nothing else can run in between, so a job is never acked without being
--- parked, and never parked twice (a second call finds it no longer pending). A call may carry
--- several jobs of one stream (a worker parks what failed in the same turn together): they are
--- unhinted and counted with one call per key at the end, which is most of what a park costs Redis.
+-- Acks each job, copies its origin entry, read here from the stream so the snapshot is byte for
+-- byte what the producer wrote, into the dead-letter stream together with its record, and counts
+-- the dead letter. Nothing else can run in between, so a job is never acked without being parked,
+-- and never parked twice (a second call finds it no longer pending). A call may carry several jobs
+-- of one stream (a worker parks what failed in the same turn together): they are unhinted and
+-- counted once per key at the end, which is most of what a park costs Redis.
+--
+-- Redis never rolls a script back, so everything that can fail is checked before the first write:
+-- the types of every key written, and which jobs are still pending. A snapshot of more than
+-- PACK_ABOVE fields (lib/fields.lua) is kept packed in one field, so no entry Redis accepts is too
+-- big to park. The shebang makes Redis refuse the whole call up front when it is out of memory.
+--
+-- A job's replay count and the redrive that sent it back are taken from what replay.lua recorded
+-- for its entry id (KEYS[5]), never from the entry's fields, which any producer can write.
 --
 -- KEYS[1]  origin stream
 -- KEYS[2]  dead-letter stream           (same hash slot as KEYS[1], or any key on a single Redis)
 -- KEYS[3]  dead-letter stats hash       (with KEYS[2])
 -- KEYS[4]  origin's not-before hash     (with KEYS[1])
--- KEYS[5]  optional: the redrive task that sent the (single) job back; its failed count goes up
+-- KEYS[5]  what redrive replayed from KEYS[2]: hash "<origin> <id>" -> "<replays> <task key>"
+-- KEYS[6]  the same fields scored by when they were written (zset)
+-- KEYS[7]  optional: the redrive task the (single) job's redrive-task field names; its failed
+--          count goes up only when KEYS[5] says that task sent this entry
 -- ARGV[1]  consumer group
--- ARGV[2..] one block per job:
+-- ARGV[2]  epoch ms: what KEYS[5] holds from before then is forgotten
+-- ARGV[3..] one block per job:
 --          origin entry id,
 --          failure kind (terminal, exhausted, missing, max-receive), counted in KEYS[3],
 --          fingerprint of the cause (a short hash), counted in KEYS[3],
 --          the fingerprint's normalised text, kept once in KEYS[3] so listings can show it,
---          n, then the record's own fields as n name, value items (the snapshot is added here,
---          as f:<name>)
+--          n, then the record's own fields as n name, value items (the script adds `replays`
+--          and the snapshot: f:<name> fields, or snapshot=packed and snapshot-packed)
 --
--- Returns one item per job: the new dead-letter entry id, or 0 when the entry is not pending in
--- the group any more (someone acked or parked it).
+-- Returns one item per job, in order:
+--   the new dead-letter entry id      parked
+--   0                                 not pending in the group any more (someone acked or parked it)
+--   { 'wrong-type', sentence }        not parked, nothing written for it: it stays pending
 
-local origin, dlq, stats, notBefore, task = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-local group = ARGV[1]
+local origin, dlq, stats, notBefore, ledger, ledgerAt, task = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5],
+  KEYS[6], KEYS[7]
+local group, forgetBefore = ARGV[1], ARGV[2]
 
-local results, acked, deltas, deltaOrder, texts = {}, {}, {}, {}, {}
+local results, toPark, taken = {}, {}, {}
+
+local refusal = wrongType({ { origin, 'stream' }, { dlq, 'stream' }, { stats, 'hash' }, { notBefore, 'hash' },
+  { ledger, 'hash' }, { ledgerAt, 'zset' } })
+-- KEYS[7] comes from a field any producer can write: a key that is not a task is ignored, not refused.
+local taskHash = task ~= nil and redis.call('TYPE', task)['ok'] == 'hash'
+
+local originExists = redis.call('EXISTS', origin) == 1
+
+-- Checks: nothing is written until every job of the call is decided.
+local i = 3
+while i <= #ARGV do
+  local id, kind, fingerprint, fingerprintText, n = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], tonumber(ARGV[i + 4])
+  local first = i + 5
+  i = first + n
+  if refusal then
+    results[#results + 1] = { 'wrong-type', refusal }
+  elseif taken[id] or not originExists or #redis.call('XPENDING', origin, group, id, id, 1) == 0 then
+    results[#results + 1] = 0
+  else
+    taken[id] = true
+    local args = { dlq, '*' }
+    for j = first, first + n - 1 do
+      args[#args + 1] = ARGV[j]
+    end
+    local replayed = redis.call('HGET', ledger, origin .. ' ' .. id)
+    local replays, byTask = string.match(replayed or '', '^(%d+) (.*)$')
+    args[#args + 1] = 'replays'
+    args[#args + 1] = replays or '0'
+    local entry = redis.call('XRANGE', origin, id, id)
+    if #entry == 0 then
+      -- Trimmed away before it completed: park what we still know rather than drop it.
+      args[#args + 1] = 'snapshot'
+      args[#args + 1] = 'missing'
+    else
+      local fields = entry[1][2]
+      if #fields > 2 * PACK_ABOVE then
+        args[#args + 1] = 'snapshot'
+        args[#args + 1] = 'packed'
+        args[#args + 1] = 'snapshot-packed'
+        args[#args + 1] = packFields(fields)
+      else
+        for j = 1, #fields, 2 do
+          args[#args + 1] = 'f:' .. fields[j]
+          args[#args + 1] = fields[j + 1]
+        end
+      end
+    end
+    toPark[#toPark + 1] = { id = id, args = args, kind = kind, fingerprint = fingerprint, text = fingerprintText,
+      replayed = replayed ~= nil, byTask = taskHash and byTask == task, at = #results + 1 }
+    results[#results + 1] = false
+  end
+end
+
+if #toPark == 0 then
+  return results
+end
+
+local deltas, deltaOrder, texts, unhint, failed = {}, {}, {}, {}, 0
 local function countIn(field)
   if deltas[field] == nil then
     deltas[field] = 0
@@ -37,51 +111,38 @@ local function countIn(field)
   deltas[field] = deltas[field] + 1
 end
 
-local i = 2
-while i <= #ARGV do
-  local id, kind, fingerprint, fingerprintText, n = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], tonumber(ARGV[i + 4])
-  local first = i + 5
-  i = first + n
-  -- XACK answers whether the job was still pending, and acks it: one call for the check and the ack.
-  if redis.call('XACK', origin, group, id) == 0 then
-    results[#results + 1] = 0
-  else
-    local args = { dlq, '*' }
-    for j = first, first + n - 1 do
-      args[#args + 1] = ARGV[j]
-    end
-    local entry = redis.call('XRANGE', origin, id, id)
-    if #entry == 0 then
-      -- Trimmed away before it completed: park what we still know rather than drop it.
-      args[#args + 1] = 'snapshot'
-      args[#args + 1] = 'missing'
-    else
-      local fields = entry[1][2]
-      for j = 1, #fields, 2 do
-        args[#args + 1] = 'f:' .. fields[j]
-        args[#args + 1] = fields[j + 1]
-      end
-    end
-    results[#results + 1] = redis.call('XADD', unpack(args))
-    acked[#acked + 1] = id
-    countIn('parked')
-    countIn('failure:' .. kind)
-    countIn('origin:' .. origin)
-    countIn('fingerprint:' .. fingerprint)
-    texts[fingerprint] = fingerprintText
+for _, job in ipairs(toPark) do
+  redis.call('XACK', origin, group, job.id)
+  results[job.at] = redis.call('XADD', unpack(job.args))
+  unhint[#unhint + 1] = job.id
+  if job.replayed then
+    redis.call('HDEL', ledger, origin .. ' ' .. job.id)
+    redis.call('ZREM', ledgerAt, origin .. ' ' .. job.id)
   end
+  if job.byTask then
+    failed = failed + 1
+  end
+  countIn('parked')
+  countIn('failure:' .. job.kind)
+  countIn('origin:' .. origin)
+  countIn('fingerprint:' .. job.fingerprint)
+  texts[job.fingerprint] = job.text
 end
 
-if #acked > 0 then
-  redis.call('HDEL', notBefore, unpack(acked))
-  for _, field in ipairs(deltaOrder) do
-    redis.call('HINCRBY', stats, field, deltas[field])
-  end
-  for fingerprint, text in pairs(texts) do
-    redis.call('HSETNX', stats, 'fingerprint-text:' .. fingerprint, text)
-  end
-  if task and redis.call('EXISTS', task) == 1 then
-    redis.call('HINCRBY', task, 'failed', #acked)
-  end
+inSlices('HDEL', notBefore, unhint)
+for _, field in ipairs(deltaOrder) do
+  addTo(stats, field, deltas[field])
+end
+for fingerprint, text in pairs(texts) do
+  redis.call('HSETNX', stats, 'fingerprint-text:' .. fingerprint, text)
+end
+if failed > 0 then
+  addTo(task, 'failed', failed)
+end
+-- What redrive replayed long ago and that never came back is forgotten a page at a time.
+local old = redis.call('ZRANGEBYSCORE', ledgerAt, '-inf', '(' .. forgetBefore, 'LIMIT', 0, 100)
+if #old > 0 then
+  inSlices('HDEL', ledger, old)
+  inSlices('ZREM', ledgerAt, old)
 end
 return results

@@ -1,8 +1,12 @@
+#!lua
+-- uses lib/fields.lua
 -- discard.lua: drop one parked job on purpose, leaving it in the audit trail.
 --
 -- A discard is never a silent drop: the audit record keeps the whole dead-letter record,
--- snapshot included (as record:<field>), with who discarded it and why. Copy, delete and
--- count-out happen in one step, so the job is never lost in between or discarded twice.
+-- snapshot included (as record:<field>; a snapshot of more than PACK_ABOVE fields packed in
+-- record:snapshot-packed, as dead-letter.lua packs it), with who discarded it and why. Copy,
+-- delete and count-out happen in one step, so the job is never lost in between or discarded
+-- twice; the key types are checked first, so the entry is never deleted without its audit record.
 --
 -- KEYS[1]  dead-letter stream
 -- KEYS[2]  its stats hash    (same hash slot)
@@ -14,22 +18,38 @@
 --
 -- Returns: the audit entry id
 --          0 when there is no such entry (never parked, or already replayed or discarded)
+--          { 'wrong-type', sentence } when a key it would write holds another type: nothing written
 
 local dlq, stats, audit = KEYS[1], KEYS[2], KEYS[3]
 local id, actor, at, reason = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 
+local refusal = wrongType({ { dlq, 'stream' }, { stats, 'hash' }, { audit, 'stream' } })
+if refusal then
+  return { 'wrong-type', refusal }
+end
 local entry = redis.call('XRANGE', dlq, id, id)
 if #entry == 0 then
   return 0
 end
 
 local flat = entry[1][2]
-local record = {}
+local record, snapshot = {}, {}
 local args = { audit, '*', 'action', 'discard', 'actor', actor, 'at', at, 'note', reason, 'dlq', dlq, 'dlq-id', id }
 for i = 1, #flat, 2 do
   record[flat[i]] = flat[i + 1]
-  args[#args + 1] = 'record:' .. flat[i]
-  args[#args + 1] = flat[i + 1]
+  if #flat > 2 * PACK_ABOVE and string.sub(flat[i], 1, 2) == 'f:' then
+    snapshot[#snapshot + 1] = string.sub(flat[i], 3)
+    snapshot[#snapshot + 1] = flat[i + 1]
+  else
+    args[#args + 1] = 'record:' .. flat[i]
+    args[#args + 1] = flat[i + 1]
+  end
+end
+if #snapshot > 0 then
+  args[#args + 1] = 'record:snapshot'
+  args[#args + 1] = 'packed'
+  args[#args + 1] = 'record:snapshot-packed'
+  args[#args + 1] = packFields(snapshot)
 end
 args[#args + 1] = 'origin-stream'
 args[#args + 1] = record['origin-stream'] or ''
@@ -38,18 +58,11 @@ args[#args + 1] = record['origin-id'] or ''
 local auditId = redis.call('XADD', unpack(args))
 redis.call('XDEL', dlq, id)
 
-local function countOut(field)
-  if redis.call('HINCRBY', stats, field, -1) <= 0 then
-    redis.call('HDEL', stats, field)
-    return true
-  end
-  return false
-end
-countOut('parked')
-countOut('failure:' .. (record['failure'] or ''))
-countOut('origin:' .. (record['origin-stream'] or ''))
+addTo(stats, 'parked', -1)
+addTo(stats, 'failure:' .. (record['failure'] or ''), -1)
+addTo(stats, 'origin:' .. (record['origin-stream'] or ''), -1)
 local fingerprint = record['fingerprint'] or ''
-if countOut('fingerprint:' .. fingerprint) then
+if addTo(stats, 'fingerprint:' .. fingerprint, -1) <= 0 then
   redis.call('HDEL', stats, 'fingerprint-text:' .. fingerprint)
 end
 return auditId

@@ -1,3 +1,5 @@
+#!lua
+-- uses lib/fields.lua
 -- replay.lua: find dead letters and send them back to their origin stream.
 --
 -- One file holds the filter and the replay, so a listing, a redrive's count and a redrive's moves
@@ -15,8 +17,8 @@
 --
 -- 'one': replay one entry.
 --   KEYS  dead-letter stream, its stats hash, its audit stream, the answer key of the request's
---         Idempotency-Key (any key of the slot when there is none), then every stream a replay may
---         write to in this hash slot
+--         Idempotency-Key (any key of the slot when there is none), the replay ledger and its times
+--         (below), then every stream a replay may write to in this hash slot
 --   ARGV  [2] entry id, [3] who asks (for the audit record), [4] when (ISO-8601), [5] note (may be ''),
 --         [6] the request's Idempotency-Key or '', [7] seconds its answer is kept,
 --         [8..] patched or added fields as name, value pairs (values are any bytes)
@@ -26,6 +28,7 @@
 --         entry) | { 'key-reused', entry id } (the key answered another entry) | { 'gone' } (never
 --         parked, or already replayed or discarded) | { 'no-snapshot' } (trimmed before it was parked)
 --         | { 'not-writable', origin } (the record's origin is none of the writable streams)
+--         | { 'wrong-type', sentence } (a key it would write is of another type: nothing written)
 --
 -- 'list': a page of matching entries, oldest or newest first, for a listing.
 --   KEYS  dead-letter stream
@@ -45,7 +48,8 @@
 --
 -- 'step': the next page of a redrive's moves.
 --   KEYS  dead-letter stream, its stats hash, its audit stream, the redrive task hash, the task's
---         canary list, then every stream a replay may write to in this hash slot
+--         canary list, the replay ledger and its times (below), then every stream a replay may
+--         write to in this hash slot
 --   ARGV  [2..8] the filter, [9] the runner, [10] who started the task, [11] when, [12] note,
 --         [13] task id, [14] entries to examine at most, [15] entries to move at most (the pace)
 --   In the canary phase it moves no more than the canary still needs and lists what it moved; the
@@ -56,6 +60,15 @@
 --   Returns { 'stopped' } | { 'ok', 1 when done (the canary is full, or the task's end is
 --   reached), entries moved }
 --
+-- Every replay writes what it put in the new entry for itself into the ledger (a hash of
+-- "<origin> <new id>" -> "<replays> <task key>") and its times (a zset of the same fields by ms):
+-- dead-letter.lua believes a job's replay count and redrive task from there only, never from
+-- the entry's own redrive-replays and redrive-task fields, which any producer can write.
+-- A replay of more than PACK_ABOVE fields (lib/fields.lua) goes back packed in the one field
+-- redrive-packed, beside the fields redrive adds; redrive's own worker unpacks it.
+-- Errors: a key of the wrong type is found before the first write ('wrong-type', or an error
+-- reply from 'step'), so nothing is ever half done.
+--
 -- The filter, '' meaning any: origin stream, job, failure kind, fingerprint, dead from (inclusive)
 -- and dead to (exclusive) as normalised times (below), entry ids comma-separated.
 
@@ -63,7 +76,7 @@ local mode = ARGV[1]
 local dlq = KEYS[1]
 
 -- Fields redrive itself sets on the new entry; a stale copy in the snapshot is dropped.
-local own = { ['replay-of'] = true, ['redrive-replays'] = true, ['redrive-task'] = true }
+local own = { ['replay-of'] = true, ['redrive-replays'] = true, ['redrive-task'] = true, ['redrive-packed'] = true }
 
 -- The record's own fields by name, and where the snapshot's fields (prefixed f:) are in the entry.
 local function recordOf(flat)
@@ -121,6 +134,8 @@ end
 
 -- Deletions and counter changes are gathered and applied once at the end of a call.
 local stats, audit = KEYS[2], KEYS[3]
+-- The replay ledger and its times: KEYS[6] and KEYS[7] of a redrive's step; 'one' sets its own below.
+local ledger, ledgerAt = KEYS[6], KEYS[7]
 local deleted, deltas, deltaOrder = {}, {}, {}
 local function countOut(field)
   if deltas[field] == nil then
@@ -131,12 +146,9 @@ local function countOut(field)
 end
 
 local function flush()
-  if #deleted > 0 then
-    redis.call('XDEL', dlq, unpack(deleted))
-  end
+  inSlices('XDEL', dlq, deleted)
   for _, field in ipairs(deltaOrder) do
-    if redis.call('HINCRBY', stats, field, deltas[field]) <= 0 then
-      redis.call('HDEL', stats, field)
+    if addTo(stats, field, deltas[field]) <= 0 then
       if string.sub(field, 1, 12) == 'fingerprint:' then
         redis.call('HDEL', stats, 'fingerprint-text:' .. string.sub(field, 13))
       end
@@ -144,46 +156,99 @@ local function flush()
   end
 end
 
--- Sends one entry back to its origin: a new entry there, the dead letter gone, counted out and
--- audited. `how` carries who, when, note, patch and task, and for a redrive's step the list its
--- moves are gathered in (one audit record per step); returns the new entry id.
-local function replayEntry(id, flat, record, snapshot, origin, how)
-  local args = { origin, '*' }
-  local present = {}
+-- The snapshot as name, value, ... whatever its form: f: fields, or packed by dead-letter.lua,
+-- with a packed replay's redrive-packed field unpacked in place.
+local function snapshotFields(flat, record, snapshot)
+  local fields = {}
+  if record['snapshot-packed'] then
+    unpackFields(record['snapshot-packed'], fields)
+  end
   for _, i in ipairs(snapshot) do
-    local name = string.sub(flat[i], 3)
+    fields[#fields + 1] = string.sub(flat[i], 3)
+    fields[#fields + 1] = flat[i + 1]
+  end
+  for j = 1, #fields, 2 do
+    if fields[j] == 'redrive-packed' then
+      local inner = {}
+      if unpackFields(fields[j + 1], inner) then
+        for k = j + 2, #fields do
+          inner[#inner + 1] = fields[k]
+        end
+        for k = j - 1, 1, -1 do
+          table.insert(inner, 1, fields[k])
+        end
+        return inner
+      end
+    end
+  end
+  return fields
+end
+
+-- Why a replay to these origins can't write every key it would, or nil: checked before the first write.
+local function replayRefusal(origins, others)
+  local wanted = { { stats, 'hash' }, { audit, 'stream' }, { ledger, 'hash' }, { ledgerAt, 'zset' } }
+  for _, w in ipairs(others) do
+    wanted[#wanted + 1] = w
+  end
+  for _, origin in ipairs(origins) do
+    wanted[#wanted + 1] = { origin, 'stream' }
+  end
+  return wrongType(wanted)
+end
+
+-- Sends one entry back to its origin: a new entry there, the dead letter gone, counted out and
+-- audited, and what redrive wrote for itself recorded in the ledger. `how` carries who, when,
+-- note, patch and task (key and id), and for a redrive's step the list its moves are gathered in
+-- (one audit record per step); returns the new entry id.
+local function replayEntry(id, flat, record, snapshot, origin, how)
+  local fields, present = {}, {}
+  local old = snapshotFields(flat, record, snapshot)
+  for j = 1, #old, 2 do
+    local name = old[j]
     if not own[name] then
-      args[#args + 1] = name
+      fields[#fields + 1] = name
       if how.patch[name] ~= nil then
-        args[#args + 1] = how.patch[name]
+        fields[#fields + 1] = how.patch[name]
       else
-        args[#args + 1] = flat[i + 1]
+        fields[#fields + 1] = old[j + 1]
       end
       present[name] = true
     end
   end
   for _, name in ipairs(how.patchOrder) do
     if not present[name] and not own[name] then
-      args[#args + 1] = name
-      args[#args + 1] = how.patch[name]
+      fields[#fields + 1] = name
+      fields[#fields + 1] = how.patch[name]
       present[name] = true
     end
   end
   -- Handlers deduplicate on this key: a replay must look like the same job, not a new one.
   if not present['idempotency-key'] then
-    args[#args + 1] = 'idempotency-key'
-    args[#args + 1] = origin .. '/' .. record['origin-id']
+    fields[#fields + 1] = 'idempotency-key'
+    fields[#fields + 1] = origin .. '/' .. record['origin-id']
   end
+  local args = { origin, '*' }
+  if #fields > 2 * PACK_ABOVE then
+    args[3], args[4] = 'redrive-packed', packFields(fields)
+  else
+    for j = 1, #fields do
+      args[j + 2] = fields[j]
+    end
+  end
+  local replays = tostring((tonumber(record['replays']) or 0) + 1)
   args[#args + 1] = 'replay-of'
   args[#args + 1] = dlq .. '/' .. id
   args[#args + 1] = 'redrive-replays'
-  args[#args + 1] = tostring((tonumber(record['replays']) or 0) + 1)
+  args[#args + 1] = replays
   if how.task ~= '' then
     args[#args + 1] = 'redrive-task'
     args[#args + 1] = dlq .. '/' .. how.task
   end
 
   local newId = redis.call('XADD', unpack(args))
+  local ledgerField = origin .. ' ' .. newId
+  redis.call('HSET', ledger, ledgerField, replays .. ' ' .. how.taskKey)
+  redis.call('ZADD', ledgerAt, string.match(newId, '^%d+'), ledgerField)
   deleted[#deleted + 1] = id
   countOut('parked')
   countOut('failure:' .. (record['failure'] or ''))
@@ -211,6 +276,7 @@ end
 
 if mode == 'one' then
   local answerKey = KEYS[4]
+  ledger, ledgerAt = KEYS[5], KEYS[6]
   local id, idemKey, ttl = ARGV[2], ARGV[6], ARGV[7]
   if idemKey ~= '' then
     local prior = redis.call('GET', answerKey)
@@ -231,7 +297,7 @@ if mode == 'one' then
   local record, snapshot = recordOf(flat)
   local origin = record['origin-stream'] or ''
   local writable = false
-  for i = 5, #KEYS do
+  for i = 7, #KEYS do
     writable = writable or KEYS[i] == origin
   end
   if not writable then
@@ -240,7 +306,11 @@ if mode == 'one' then
   if record['snapshot'] == 'missing' then
     return { 'no-snapshot' }
   end
-  local how = { actor = ARGV[3], at = ARGV[4], note = ARGV[5], task = '', patch = {}, patchOrder = {} }
+  local refusal = replayRefusal({ origin }, idemKey ~= '' and { { answerKey, 'string' } } or {})
+  if refusal then
+    return { 'wrong-type', refusal }
+  end
+  local how = { actor = ARGV[3], at = ARGV[4], note = ARGV[5], task = '', taskKey = '', patch = {}, patchOrder = {} }
   for i = 8, #ARGV, 2 do
     if how.patch[ARGV[i]] == nil then
       how.patchOrder[#how.patchOrder + 1] = ARGV[i]
@@ -357,12 +427,17 @@ if mode == 'step' then
     canaryLeft = tonumber(redis.call('HGET', task, 'canary')) - tonumber(redis.call('HGET', task, 'canary-moved') or '0')
     limit = math.min(limit, canaryLeft)
   end
-  local writable = {}
-  for i = 6, #KEYS do
+  local writable, origins = {}, {}
+  for i = 8, #KEYS do
     writable[KEYS[i]] = true
+    origins[#origins + 1] = KEYS[i]
   end
-  local how = { actor = ARGV[10], at = ARGV[11], note = ARGV[12], task = ARGV[13], patch = {}, patchOrder = {},
-    moves = {} }
+  local refusal = replayRefusal(origins, { { task, 'hash' }, { canaryList, 'list' } })
+  if refusal then
+    return redis.error_reply('replay.lua: nothing moved: ' .. refusal)
+  end
+  local how = { actor = ARGV[10], at = ARGV[11], note = ARGV[12], task = ARGV[13], taskKey = task, patch = {},
+    patchOrder = {}, moves = {} }
   local moved, skipped, cursor = 0, 0, nil
   local page = {}
   if limit > 0 then

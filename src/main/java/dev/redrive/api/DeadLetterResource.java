@@ -223,7 +223,8 @@ public class DeadLetterResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = "Unknown stream, or no such entry (never parked, or already replayed or discarded)",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "409", description = "Origin in another hash slot, or no snapshot to send",
+    @APIResponse(responseCode = "409", description = "Origin in another hash slot, no snapshot to send, or a key "
+            + "the replay would write holds another type of value (nothing changed)",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "413", description = "Patch over redrive.replay.max-body-bytes",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
@@ -266,6 +267,9 @@ public class DeadLetterResource {
     @APIResponse(responseCode = "400", description = "Malformed id or no reason",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = "Unknown stream or entry",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = "A key the discard would write holds another type of value "
+            + "(nothing changed)",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Map<String, String>> discard(@PathParam("dlq") String dlq, @PathParam("id") String id,
             @Parameter(description = "Why (required; kept in the audit trail)") @QueryParam("reason") String reason) {

@@ -38,6 +38,7 @@ public class ProblemMappers {
                     e.getMessage());
             case NO_SNAPSHOT -> Problem.of(409, "no-snapshot", "Nothing to replay", e.getMessage());
             case KEY_REUSED -> Problem.of(422, "idempotency-key-reused", "Idempotency-Key reused", e.getMessage());
+            case WRONG_TYPE -> Problem.of(409, "wrong-key-type", "A key holds another type of value", e.getMessage());
             case NO_TASK -> Problem.of(404, "no-such-redrive", "No such redrive", e.getMessage());
             case TASK_FINISHED -> Problem.of(409, "redrive-finished", "Redrive already finished", e.getMessage());
             case REDRIVE_RUNNING -> Problem.of(409, "redrive-running", "Another redrive of this stream runs", e.getMessage());

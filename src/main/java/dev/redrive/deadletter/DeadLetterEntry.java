@@ -6,11 +6,18 @@ import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import dev.redrive.job.PackedFields;
+
 /**
  * One entry of a dead-letter stream as read back: the record's fields as text, the snapshot as
- * the producer's bytes (the {@code f:} fields of dead-letter.lua, prefix removed).
+ * the producer's bytes (the {@code f:} fields of dead-letter.lua, prefix removed, or its packed
+ * {@code snapshot-packed} field unpacked; a replay's own packed fields are unpacked as well, see
+ * {@link PackedFields}), so every record reads the same whatever its size.
  */
 public record DeadLetterEntry(String id, Map<String, String> record, Map<String, byte[]> snapshot) {
+
+    /** The record field that holds a big snapshot packed (its {@code snapshot} field says {@code packed}). */
+    public static final String PACKED_SNAPSHOT = "snapshot-packed";
 
     public static DeadLetterEntry of(String id, Map<String, byte[]> fields) {
         Map<String, String> record = new LinkedHashMap<>();
@@ -18,11 +25,16 @@ public record DeadLetterEntry(String id, Map<String, String> record, Map<String,
         fields.forEach((name, value) -> {
             if (name.startsWith(DeadLetterRecord.SNAPSHOT_PREFIX)) {
                 snapshot.put(name.substring(DeadLetterRecord.SNAPSHOT_PREFIX.length()), value);
+            } else if (name.equals(PACKED_SNAPSHOT)) {
+                Map<String, byte[]> unpacked = PackedFields.decode(value);
+                if (unpacked != null) {
+                    snapshot.putAll(unpacked);
+                }
             } else {
                 record.put(name, new String(value, StandardCharsets.UTF_8));
             }
         });
-        return new DeadLetterEntry(id, record, snapshot);
+        return new DeadLetterEntry(id, record, PackedFields.expand(snapshot));
     }
 
     public String field(String name) {

@@ -19,6 +19,8 @@ public class DeadLetterException extends RuntimeException {
         NO_SNAPSHOT,
         /** The Idempotency-Key already answered a request about another entry. */
         KEY_REUSED,
+        /** A key the step would write holds another type of value; nothing was written. */
+        WRONG_TYPE,
         /** No such redrive task. */
         NO_TASK,
         /** The redrive task is already finished. */

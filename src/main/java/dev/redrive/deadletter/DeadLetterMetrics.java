@@ -5,7 +5,10 @@ import jakarta.inject.Inject;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
-/** Counts what operators do to dead letters, tagged by dead-letter stream only (a handful of values). */
+/**
+ * Counts what operators do to dead letters, tagged by dead-letter stream only (a handful of
+ * values), and the jobs that could not be parked, by queue and reason.
+ */
 @ApplicationScoped
 public class DeadLetterMetrics {
 
@@ -18,6 +21,11 @@ public class DeadLetterMetrics {
 
     public void replayed(String deadLetters, long n) {
         registry.counter("redrive.dlq.replayed", "dlq", deadLetters).increment(n);
+    }
+
+    /** A job that was due to be parked and stays pending instead; {@code reason} is a short code. */
+    public void unparked(String queue, String reason) {
+        registry.counter("redrive.jobs.unparked", "queue", queue, "reason", reason).increment();
     }
 
     public void discarded(String deadLetters) {

@@ -9,8 +9,9 @@ import dev.redrive.retry.Failure;
 
 /**
  * The record written beside a parked job's snapshot, as stream fields. Field names are part of
- * redrive's contract (README, "The dead-letter record"); the snapshot itself is copied by
- * dead-letter.lua as {@code f:<name>}.
+ * redrive's contract (README, "The dead-letter record"). dead-letter.lua adds the snapshot (as
+ * {@code f:<name>}, or packed) and {@code replays}, which it takes from what redrive recorded when
+ * it replayed the entry, never from the job's own fields.
  */
 public record DeadLetterRecord(
         String originStream,
@@ -26,20 +27,16 @@ public record DeadLetterRecord(
         int maxAttempts,
         Instant enqueuedAt,
         Instant lastAttemptAt,
-        Instant deadAt,
-        int replays) {
+        Instant deadAt) {
 
-    /** Field that carries how often a job already came back through replay. */
-    public static final String REPLAYS_FIELD = "redrive-replays";
     /** Prefix of the snapshot's fields in the dead-letter stream. */
     public static final String SNAPSHOT_PREFIX = "f:";
 
     public static DeadLetterRecord of(Job job, String group, String consumer, String failureKind, Failure failure,
             Instant lastAttemptAt, Instant deadAt) {
-        int replays = job.text(REPLAYS_FIELD).map(DeadLetterRecord::parseOrZero).orElse(0);
         return new DeadLetterRecord(job.stream(), job.id(), group, consumer, job.name(), failureKind,
                 failure.errorType(), failure.reason(), Fingerprint.of(failure.errorType(), failure.reason()),
-                job.attempt(), job.maxAttempts(), job.enqueuedAt(), lastAttemptAt, deadAt, replays);
+                job.attempt(), job.maxAttempts(), job.enqueuedAt(), lastAttemptAt, deadAt);
     }
 
     /** Name, value pairs in the order they appear in the dead-letter stream. */
@@ -59,20 +56,11 @@ public record DeadLetterRecord(
         add(p, "enqueued-at", enqueuedAt.toString());
         add(p, "last-attempt-at", lastAttemptAt == null ? "" : lastAttemptAt.toString());
         add(p, "dead-at", deadAt.toString());
-        add(p, "replays", Integer.toString(replays));
         return p;
     }
 
     private static void add(List<String> pairs, String name, String value) {
         pairs.add(name);
         pairs.add(value == null ? "" : value);
-    }
-
-    private static int parseOrZero(String s) {
-        try {
-            return Integer.parseInt(s.trim());
-        } catch (NumberFormatException e) {
-            return 0;
-        }
     }
 }

@@ -8,7 +8,10 @@ import java.util.List;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import org.jboss.logging.Logger;
+
 import dev.redrive.config.QueueSpec;
+import dev.redrive.config.RedriveConfig;
 import dev.redrive.job.Job;
 import dev.redrive.redis.RedisTopology;
 import dev.redrive.redis.StreamAccess;
@@ -28,6 +31,16 @@ public class DeadLetters {
     @Inject
     RedisTopology topology;
 
+    @Inject
+    DeadLetterMetrics metrics;
+
+    @Inject
+    RedriveConfig config;
+
+    private static final Logger LOG = Logger.getLogger(DeadLetters.class);
+    /** Why a call failed as a whole: Redis refused it (out of memory, say) or did not answer. */
+    private static final String REDIS_ERROR = "redis-error";
+
     private static final long LOG_WINDOW_SECONDS = 10;
     private final ParkLog log = new ParkLog();
 
@@ -44,41 +57,62 @@ public class DeadLetters {
     }
 
     /**
-     * The bulk redrive that sent this job back, whose failed count a park raises, when one script
-     * may touch it with the stream; null for a job no redrive sent.
+     * The redrive task the job's {@code redrive-task} field names, when one script may touch it
+     * with the stream; null for a job without one. The field is only a hint: dead-letter.lua counts
+     * the job against the task only if redrive's own ledger says that task sent it.
      */
     public String redriveTask(Job job, String stream) {
         String key = RedriveTag.taskKey(job);
         return key != null && topology.oneScript(stream, key) ? key : null;
     }
 
-    /** Parks a pending entry of any group, with a record built by the caller. */
-    public Uni<String> park(String deadLetters, DeadLetterRecord record) {
-        return parkAll(deadLetters, List.of(record), null).map(ids -> ids.get(0));
+    /** Parks a pending entry of any group, with a record built by the caller: its id, or null when not parked. */
+    public Uni<String> park(String queue, String deadLetters, DeadLetterRecord record) {
+        return parkAll(queue, deadLetters, List.of(record), null).map(outcomes -> outcomes.get(0).id());
     }
 
     /**
      * Copies jobs of one stream and group with their records into a dead-letter stream and acks
-     * them: each job in one atomic step with its record (dead-letter.lua). Returns one dead-letter
-     * entry id per record, or null where the job was no longer pending (already acked or parked by
-     * someone else: it is never parked twice).
+     * them: each job in one atomic step with its record (dead-letter.lua). One outcome per record:
+     * parked, no longer pending (already acked or parked by someone else: never parked twice), or
+     * refused. A refused job, and every job of a call Redis failed (unless Redis ran it and only
+     * the answer was lost), had nothing written: it stays pending, which is logged and counted
+     * here, so callers need not handle it.
      *
-     * @param redriveTask with a single record: the bulk redrive that sent the job back, or null
+     * @param queue       the queue (or watch) the jobs belong to, for the log and the metric
+     * @param redriveTask with a single record: the redrive task the job's field names, or null
      */
-    public Uni<List<String>> parkAll(String deadLetters, List<DeadLetterRecord> records, String redriveTask) {
+    public Uni<List<StreamAccess.Parked>> parkAll(String queue, String deadLetters, List<DeadLetterRecord> records,
+            String redriveTask) {
         DeadLetterRecord first = records.get(0);
         List<StreamAccess.Park> parks = records.stream().map(r -> new StreamAccess.Park(r.originId(), r.failureKind(),
                 r.fingerprint().id(), r.fingerprint().text(), r.pairs())).toList();
-        return redis.deadLetter(first.originStream(), first.group(), deadLetters, parks, redriveTask)
-                .invoke(ids -> {
-                    for (int i = 0; i < ids.size(); i++) {
-                        if (ids.get(i) != null) {
-                            log.parked(deadLetters, records.get(i), ids.get(i));
+        long forgetBefore = clock.millis() - config.replay().redriveRetention().toMillis();
+        return redis.deadLetter(first.originStream(), first.group(), deadLetters, parks, redriveTask, forgetBefore)
+                .onFailure().recoverWithItem(e -> records.stream()
+                        .map(r -> new StreamAccess.Parked(null, REDIS_ERROR, String.valueOf(e.getMessage()))).toList())
+                .invoke(outcomes -> {
+                    for (int i = 0; i < outcomes.size(); i++) {
+                        StreamAccess.Parked outcome = outcomes.get(i);
+                        if (outcome.id() != null) {
+                            log.parked(deadLetters, records.get(i), outcome.id());
+                        } else if (outcome.refused()) {
+                            unparked(queue, deadLetters, records.get(i), outcome);
                         }
                     }
                 });
     }
 
+    private void unparked(String queue, String deadLetters, DeadLetterRecord record, StreamAccess.Parked outcome) {
+        metrics.unparked(queue, outcome.reason());
+        String written = REDIS_ERROR.equals(outcome.reason())
+                ? "unless Redis ran the script before its answer was lost, nothing was written"
+                : "nothing was written";
+        LOG.errorf("could not park job %s/%s in %s (%s: %s); %s: it stays pending in group %s, and is parked when "
+                + "it is next delivered or found over its limit, if the cause is gone by then; it is never acked "
+                + "without its record", record.originStream(), record.originId(), deadLetters, outcome.reason(),
+                outcome.detail(), written, record.group());
+    }
 
     public Instant now() {
         return clock.instant().truncatedTo(ChronoUnit.MILLIS);

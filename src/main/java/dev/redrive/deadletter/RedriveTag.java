@@ -7,7 +7,9 @@ import dev.redrive.redis.RedisKeys;
 
 /**
  * The {@code redrive-task} field a bulk redrive puts on each job it sends back
- * ({@code <dead-letter stream>/<task id>}), so that a job parked again counts against its task.
+ * ({@code <dead-letter stream>/<task id>}). Any producer can write the field, so it is only a hint
+ * of which task to look at: dead-letter.lua counts a job parked again against the task only when
+ * redrive's ledger ({@link RedisKeys#replayed}) says the task sent that very entry.
  */
 public final class RedriveTag {
 

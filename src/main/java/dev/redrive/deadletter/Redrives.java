@@ -383,7 +383,7 @@ public class Redrives {
     private boolean move(String dlq, String id, Spec spec, String actor) throws InterruptedException {
         String key = RedisKeys.redriveTask(dlq, id);
         List<String> keys = new ArrayList<>(List.of(dlq, RedisKeys.deadLetterStats(dlq), RedisKeys.audit(dlq), key,
-                RedisKeys.redriveCanary(dlq, id)));
+                RedisKeys.redriveCanary(dlq, id), RedisKeys.replayed(dlq), RedisKeys.replayedAt(dlq)));
         keys.addAll(replays.writableFrom(dlq));
         Pace pace = new Pace(spec.maxPerSecond());
         int limit = pace.perStep(PAGE);

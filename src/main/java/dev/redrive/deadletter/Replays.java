@@ -72,7 +72,7 @@ public class Replays {
         store.requireKnown(dlq);
         String idempotencyKey = request.idempotencyKey() == null ? "" : request.idempotencyKey();
         List<String> keys = new ArrayList<>(List.of(dlq, RedisKeys.deadLetterStats(dlq), RedisKeys.audit(dlq),
-                RedisKeys.replayAnswer(dlq, idempotencyKey)));
+                RedisKeys.replayAnswer(dlq, idempotencyKey), RedisKeys.replayed(dlq), RedisKeys.replayedAt(dlq)));
         keys.addAll(writableFrom(dlq));
         List<byte[]> args = new ArrayList<>();
         args.add(bytes("one"));
@@ -120,6 +120,10 @@ public class Replays {
             if (reply.type() == io.vertx.redis.client.ResponseType.NUMBER) {
                 throw gone(deadLetters, id);
             }
+            if (reply.type() == io.vertx.redis.client.ResponseType.MULTI) {
+                throw new DeadLetterException(DeadLetterException.Reason.WRONG_TYPE,
+                        "nothing was discarded: " + reply.get(1) + "; redrive writes only streams and its own hashes there");
+            }
             metrics.discarded(deadLetters);
             LOG.infof("%s discarded %s/%s: %s; the audit trail keeps the record", actor, deadLetters, id, reason);
             return reply.toString();
@@ -148,6 +152,8 @@ public class Replays {
                 DeadLetterException refused = refusal(reply.get(1).toString(), request.deadLetters());
                 throw refused != null ? refused : new IllegalStateException("replay.lua found no writable origin: " + reply);
             }
+            case "wrong-type" -> throw new DeadLetterException(DeadLetterException.Reason.WRONG_TYPE,
+                    "nothing was replayed: " + reply.get(1) + "; redrive writes only streams and its own hashes there");
             default -> throw new IllegalStateException("replay.lua answered " + reply);
         }
     }

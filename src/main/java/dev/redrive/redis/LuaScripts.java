@@ -25,6 +25,8 @@ import io.vertx.mutiny.redis.client.Response;
  * Runs the Lua scripts under {@code src/main/resources/lua} by SHA. The SHA is computed locally,
  * so nothing is loaded up front; a {@code NOSCRIPT} answer (first use, a restart, a failover, or
  * another cluster node) falls back to one EVAL of the body, which also caches it on that server.
+ * A line {@code -- uses lib/<file>.lua} is replaced by that file, so scripts share helpers (Redis
+ * has no include) and the shebang line, which must come first, stays first.
  */
 @ApplicationScoped
 public class LuaScripts {
@@ -50,6 +52,8 @@ public class LuaScripts {
     private record Loaded(String body, String sha) {
     }
 
+    private static final String USES = "-- uses ";
+
     private final Map<Script, Loaded> scripts = new EnumMap<>(Script.class);
 
     @Inject
@@ -57,7 +61,7 @@ public class LuaScripts {
 
     public LuaScripts() {
         for (Script script : Script.values()) {
-            String body = read(script.file);
+            String body = withLibraries(read(script.file));
             if (body != null) {
                 scripts.put(script, new Loaded(body, sha1(body)));
             }
@@ -107,6 +111,25 @@ public class LuaScripts {
 
     private static boolean isNoScript(Throwable e) {
         return e.getMessage() != null && e.getMessage().startsWith("NOSCRIPT");
+    }
+
+    private static String withLibraries(String body) {
+        if (body == null) {
+            return null;
+        }
+        StringBuilder out = new StringBuilder(body.length());
+        for (String line : body.split("\n", -1)) {
+            if (line.startsWith(USES)) {
+                String lib = read(line.substring(USES.length()).trim());
+                if (lib == null) {
+                    throw new IllegalStateException("no Lua library " + line);
+                }
+                out.append(lib);
+            } else {
+                out.append(line).append('\n');
+            }
+        }
+        return out.toString();
     }
 
     private static String read(String file) {

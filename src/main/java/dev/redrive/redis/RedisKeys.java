@@ -64,6 +64,21 @@ public final class RedisKeys {
         return slotPrefix(deadLetters) + ":redrives";
     }
 
+    /**
+     * What redrive itself wrote into the entries it replayed from a dead-letter stream: a hash of
+     * {@code <origin stream> <new entry id>} to {@code <replays> <redrive task key or nothing>}.
+     * A park believes a job's replay count and redrive task only from here, never from the
+     * entry's own fields, which any producer can write.
+     */
+    public static String replayed(String deadLetters) {
+        return slotPrefix(deadLetters) + ":replayed";
+    }
+
+    /** The fields of {@link #replayed}, scored by when they were written, so old ones can be forgotten. */
+    public static String replayedAt(String deadLetters) {
+        return slotPrefix(deadLetters) + ":replayed-at";
+    }
+
     public static boolean sameSlot(String a, String b) {
         return HashSlot.of(a) == HashSlot.of(b);
     }

@@ -10,6 +10,7 @@ import java.util.Map;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import dev.redrive.job.PackedFields;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.redis.datasource.stream.ReactiveStreamCommands;
 import io.quarkus.redis.datasource.stream.StreamMessage;
@@ -23,7 +24,8 @@ import io.vertx.mutiny.redis.client.Response;
 
 /**
  * The stream commands redrive sends, in one place. Values are {@code byte[]} so payloads travel
- * untouched; field names are text.
+ * untouched; field names are text. Entries read for a worker come with a replay's packed fields
+ * unpacked ({@link PackedFields}), so a handler sees the job as the producer wrote it.
  */
 @ApplicationScoped
 public class StreamAccess {
@@ -68,7 +70,7 @@ public class StreamAccess {
                 .map(messages -> {
                     List<Entry> entries = new ArrayList<>(messages.size());
                     for (StreamMessage<String, String, byte[]> m : messages) {
-                        entries.add(new Entry(m.id(), 1, m.payload()));
+                        entries.add(new Entry(m.id(), 1, PackedFields.expand(m.payload())));
                     }
                     return entries;
                 });
@@ -125,7 +127,7 @@ public class StreamAccess {
                         String id = item.get(0).toString();
                         int count = item.get(1).toInteger();
                         if (item.get(2).type() == io.vertx.redis.client.ResponseType.MULTI) {
-                            claimed.add(new Entry(id, count, fields(item.get(2))));
+                            claimed.add(new Entry(id, count, PackedFields.expand(fields(item.get(2)))));
                         } else {
                             missing.add(new Seen(id, item.get(2).toString(), count, Duration.ZERO));
                         }
@@ -165,19 +167,32 @@ public class StreamAccess {
                         p.getDurationSinceLastDelivery())).toList());
     }
 
-    /** One job to park: its entry id and its record (dead-letter.lua adds the snapshot). */
+    /** One job to park: its entry id and its record (dead-letter.lua adds the snapshot and the replay count). */
     public record Park(String id, String failureKind, String fingerprint, String fingerprintText, List<String> recordPairs) {
     }
 
     /**
-     * Runs dead-letter.lua for jobs of one stream: one dead-letter entry id per job, or null where
-     * the entry was no longer pending. {@code redriveTask} (with a single job, or null) is the bulk
-     * redrive that replayed it, whose failed count the script raises.
+     * What dead-letter.lua did with one job: parked as {@code id}; or no longer pending (all null:
+     * someone else acked or parked it); or refused for {@code reason} (a short code, a metric tag)
+     * with nothing written, so it stays pending.
      */
-    public Uni<List<String>> deadLetter(String stream, String group, String deadLetters, List<Park> parks,
-            String redriveTask) {
-        List<String> args = new ArrayList<>(1 + parks.size() * 40);
+    public record Parked(String id, String reason, String detail) {
+        public boolean refused() {
+            return reason != null;
+        }
+    }
+
+    /**
+     * Runs dead-letter.lua for jobs of one stream, one outcome per job. {@code redriveTask} (with
+     * a single job, or null) is the redrive task the job's own field names; the script raises its
+     * failed count only if redrive's ledger says that task sent the job. Replays recorded before
+     * {@code forgetBeforeMillis} are forgotten.
+     */
+    public Uni<List<Parked>> deadLetter(String stream, String group, String deadLetters, List<Park> parks,
+            String redriveTask, long forgetBeforeMillis) {
+        List<String> args = new ArrayList<>(2 + parks.size() * 40);
         args.add(group);
+        args.add(Long.toString(forgetBeforeMillis));
         for (Park park : parks) {
             args.add(park.id());
             args.add(park.failureKind());
@@ -187,16 +202,20 @@ public class StreamAccess {
             args.addAll(park.recordPairs());
         }
         List<String> keys = new ArrayList<>(List.of(stream, deadLetters, RedisKeys.deadLetterStats(deadLetters),
-                RedisKeys.notBefore(stream)));
+                RedisKeys.notBefore(stream), RedisKeys.replayed(deadLetters), RedisKeys.replayedAt(deadLetters)));
         if (redriveTask != null) {
             keys.add(redriveTask);
         }
         return scripts.run(LuaScripts.Script.DEAD_LETTER, keys, args).map(reply -> {
-            List<String> ids = new ArrayList<>(reply.size());
+            List<Parked> outcomes = new ArrayList<>(reply.size());
             for (Response r : reply) {
-                ids.add(r.type() == io.vertx.redis.client.ResponseType.NUMBER ? null : r.toString());
+                switch (r.type()) {
+                    case MULTI -> outcomes.add(new Parked(null, r.get(0).toString(), r.get(1).toString()));
+                    case NUMBER -> outcomes.add(new Parked(null, null, null));
+                    default -> outcomes.add(new Parked(r.toString(), null, null));
+                }
             }
-            return ids;
+            return outcomes;
         });
     }
 
@@ -204,6 +223,11 @@ public class StreamAccess {
     public Uni<Map<String, byte[]>> fields(String stream, String id) {
         return streams().xrange(stream, StreamRange.of(id, id))
                 .map(found -> found.isEmpty() ? Map.<String, byte[]> of() : found.get(0).payload());
+    }
+
+    /** The type of a key as TYPE names it ({@code none} when there is no such key). */
+    public Uni<String> type(String key) {
+        return redis.execute("TYPE", key).map(Response::toString);
     }
 
     /** Id of the oldest entry still pending in the group, or null when none is. */

@@ -86,14 +86,20 @@ public final class QueueWorker {
         this.retries = new Batcher<>(ids -> redis.transfer(spec.stream(), spec.group(), Consumers.RETRY, ids, -1),
                 (ids, e) -> LOG.errorf(e, "could not hand %d failed jobs of %s to the retry consumer; they stay "
                         + "pending under %s until stall recovery", ids.size(), spec.stream(), consumer), this::later);
-        this.parks = new Batcher<>(records -> deadLetters.parkAll(spec.deadLetters(), records, null).invoke(ids -> {
-            for (int i = 0; i < ids.size(); i++) {
-                if (ids.get(i) != null) {
-                    metrics.deadLettered(records.get(i).failureKind());
-                }
+        // A job dead-letter.lua could not park stays pending: DeadLetters logs and counts it, and
+        // the rest of its batch is parked all the same.
+        this.parks = new Batcher<>(records -> deadLetters.parkAll(spec.name(), spec.deadLetters(), records, null)
+                .invoke(outcomes -> countParked(records, outcomes)),
+                (records, e) -> LOG.errorf(e, "could not park %d jobs of %s; nothing was written, they stay pending "
+                        + "and are parked on their next delivery", records.size(), spec.stream()), this::later);
+    }
+
+    private void countParked(List<DeadLetterRecord> records, List<StreamAccess.Parked> outcomes) {
+        for (int i = 0; i < outcomes.size(); i++) {
+            if (outcomes.get(i).id() != null) {
+                metrics.deadLettered(records.get(i).failureKind());
             }
-        }), (records, e) -> LOG.errorf(e, "could not park %d jobs of %s; they stay pending and are parked on their "
-                + "next delivery", records.size(), spec.stream()), this::later);
+        }
     }
 
     public QueueSpec spec() {
@@ -286,7 +292,10 @@ public final class QueueWorker {
                 });
     }
 
-    /** Parks with the other jobs that failed in the same turn; a job a redrive sent back goes alone, counted against it. */
+    /**
+     * Parks with the other jobs that failed in the same turn; a job naming a redrive task goes alone,
+     * so the script can count it against that task if redrive's ledger confirms the task sent it.
+     */
     private void park(Job job, String owner, String failureKind, Failure failure, Instant attemptedAt) {
         DeadLetterRecord record = deadLetters.record(spec, job, owner, failureKind, failure, attemptedAt);
         String redriveTask = deadLetters.redriveTask(job, spec.stream());
@@ -294,13 +303,12 @@ public final class QueueWorker {
             parks.add(record, this::slotFreed);
             return;
         }
-        deadLetters.parkAll(spec.deadLetters(), List.of(record), redriveTask).subscribe().with(ids -> {
-            if (ids.get(0) != null) {
-                metrics.deadLettered(failureKind);
-            }
+        deadLetters.parkAll(spec.name(), spec.deadLetters(), List.of(record), redriveTask).subscribe().with(outcomes -> {
+            countParked(List.of(record), outcomes);
             slotFreed();
         }, error -> {
-            LOG.errorf(error, "could not park job %s; it stays pending and is parked on its next delivery", job.jobId());
+            LOG.errorf(error, "could not park job %s; nothing was written, it stays pending and is parked on its "
+                    + "next delivery", job.jobId());
             slotFreed();
         });
     }

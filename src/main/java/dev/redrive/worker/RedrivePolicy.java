@@ -62,7 +62,7 @@ final class RedrivePolicy {
                     for (StreamAccess.Seen seen : page) {
                         if (seen.deliveryCount() > spec.maxReceiveCount()) {
                             parks.add(redis.fields(spec.stream(), seen.id())
-                                    .flatMap(fields -> deadLetters.park(spec.deadLetters(), record(seen, fields))));
+                                    .flatMap(fields -> deadLetters.park(spec.name(), spec.deadLetters(), record(seen, fields))));
                         }
                     }
                     return parks.isEmpty() ? Uni.createFrom().item(0)
@@ -85,6 +85,6 @@ final class RedrivePolicy {
                 .name();
         return new DeadLetterRecord(spec.stream(), seen.id(), spec.group(), seen.owner(), job, "max-receive",
                 "max-receive", reason, Fingerprint.of("max-receive", reason), seen.deliveryCount(),
-                spec.maxReceiveCount(), EntryIds.timestamp(seen.id()), null, now, 0);
+                spec.maxReceiveCount(), EntryIds.timestamp(seen.id()), null, now);
     }
 }

@@ -1,0 +1,82 @@
+package dev.redrive.deadletter;
+
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.redrive.redis.RedisKeys;
+import dev.redrive.testing.Await;
+import dev.redrive.testing.RedisResource;
+import dev.redrive.testing.Streams;
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.redis.datasource.stream.StreamMessage;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+
+/**
+ * The fields redrive writes into a replayed entry for itself are believed only when redrive wrote
+ * them (issue 10, item 5): a producer can't make a job a repeat offender or count it against an
+ * operator's running redrive by writing those fields itself.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
+@TestProfile(BigEntryTest.Profile.class)
+class ReservedFieldsTest {
+
+    static final String STREAM = BigEntryTest.STREAM;
+    static final String DLQ = BigEntryTest.DLQ;
+    static final Duration BOUND = Duration.ofSeconds(20);
+
+    @Inject
+    RedisDataSource redis;
+
+    Streams streams;
+
+    @BeforeEach
+    void setUp() {
+        streams = new Streams(redis);
+        streams.awaitGroup(STREAM, BigEntryTest.GROUP);
+    }
+
+    @Test
+    void aForgedReplayCountIsNotBelieved() {
+        String id = streams.add(STREAM, Map.of("kind", "terminal", "redrive-replays", "999",
+                "replay-of", DLQ + "/1-0"));
+        StreamMessage<String, String, byte[]> parked = parked(id);
+        assertEquals("0", text(parked.payload().get("replays")));
+        BigEntryTest.as("viewer").get("/dlq/" + BigEntryTest.enc(DLQ) + "/entries/" + BigEntryTest.enc(parked.id()))
+                .then().statusCode(200).body("replays", equalTo(0)).body("repeatOffender", equalTo(false))
+                .body("fields.redrive-replays", equalTo("999"));
+    }
+
+    @Test
+    void aForgedRedriveTaskDoesNotCountAgainstThatRedrive() {
+        String task = RedisKeys.redriveTask(DLQ, "running-task");
+        redis.hash(String.class).hset(task, Map.of("state", "running", "failed", "0", "canary-moved", "1"));
+        try {
+            String id = streams.add(STREAM, Map.of("kind", "terminal", "redrive-task", DLQ + "/running-task",
+                    "redrive-replays", "1"));
+            parked(id);
+            assertEquals("0", redis.hash(String.class).hget(task, "failed"), "the task's failed count is untouched");
+        } finally {
+            redis.key().del(task);
+        }
+    }
+
+    private StreamMessage<String, String, byte[]> parked(String originId) {
+        return Await.value("job " + originId + " to be parked", BOUND, () -> streams.parked(DLQ, originId).orElse(null));
+    }
+
+    private static String text(byte[] value) {
+        return value == null ? null : new String(value, StandardCharsets.UTF_8);
+    }
+}
