@@ -1,12 +1,21 @@
 package dev.redrive.deploy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Properties;
+import java.util.stream.Stream;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -36,7 +45,8 @@ class DockerfilesTest {
         assertTrue(text.contains("ARG RUNTIME_IMAGE=registry.access.redhat.com/ubi9/"), file + ": minimal UBI runtime");
         if (file.endsWith("native")) {
             assertTrue(text.contains("mandrel-builder-image"), file + ": Mandrel builder");
-            assertTrue(text.contains("quarkus.native.resources.includes='lua/*.lua'"), file + ": Lua scripts in the image");
+            assertFalse(text.contains("quarkus.native.resources.includes"),
+                    file + ": native resources are named in application.properties, for every native build");
         }
     }
 
@@ -49,5 +59,27 @@ class DockerfilesTest {
         assertTrue(rules.stream().anyMatch(r -> r.startsWith("!") && (path.equals(r.substring(1)) || path.startsWith(r.substring(1)))),
                 path + " is let into the build context by " + rules);
         assertTrue(Files.exists(Tools.ROOT.resolve(path)), path);
+    }
+
+    /** A script or library the native image lacks fails only in production, at its first use. */
+    @Test
+    void everyLuaFileIsIncludedInANativeBuild() throws IOException {
+        Properties properties = new Properties();
+        try (InputStream in = Files.newInputStream(Tools.ROOT.resolve("src/main/resources/application.properties"))) {
+            properties.load(in);
+        }
+        String includes = properties.getProperty("quarkus.native.resources.includes", "");
+        List<PathMatcher> matchers = Arrays.stream(includes.split(",")).map(String::strip).filter(g -> !g.isEmpty())
+                .map(g -> FileSystems.getDefault().getPathMatcher("glob:" + g)).toList();
+        Path resources = Tools.ROOT.resolve("src/main/resources");
+        List<Path> scripts;
+        try (Stream<Path> files = Files.walk(resources.resolve("lua"))) {
+            scripts = files.filter(Files::isRegularFile).map(resources::relativize).toList();
+        }
+        assertTrue(scripts.size() > 5, "found the scripts: " + scripts);
+        for (Path script : scripts) {
+            assertTrue(matchers.stream().anyMatch(m -> m.matches(script)),
+                    script + " is not matched by quarkus.native.resources.includes=" + includes);
+        }
     }
 }
