@@ -1,4 +1,5 @@
 #!lua flags=no-writes
+-- uses lib/cut.lua
 -- read-entries.lua: entries of a stream with every value cut short, for views.
 --
 -- One value of a parked job can be hundreds of megabytes. The cut happens here, in Redis, so the
@@ -28,19 +29,7 @@ end
 
 local out = {}
 for _, entry in ipairs(page) do
-  local flat, cut, leftOut, room = entry[2], {}, 0, entryLimit
-  for i = 1, #flat, 2 do
-    local name, value = flat[i], flat[i + 1]
-    if #name > room then
-      leftOut = leftOut + 1
-    else
-      local keep = math.min(#value, valueLimit, room - #name)
-      room = room - #name - keep
-      cut[#cut + 1] = name
-      cut[#cut + 1] = string.sub(value, 1, keep)
-      cut[#cut + 1] = string.len(value)
-    end
-  end
+  local cut, leftOut = cutFields(entry[2], valueLimit, entryLimit)
   out[#out + 1] = { entry[1], cut, leftOut }
 end
 return out

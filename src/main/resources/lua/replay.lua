@@ -1,5 +1,6 @@
 #!lua
 -- uses lib/fields.lua
+-- uses lib/cut.lua
 -- replay.lua: find dead letters and send them back to their origin stream.
 --
 -- One file holds the filter and the replay, so a listing, a redrive's count and a redrive's moves
@@ -327,25 +328,14 @@ end
 
 local filter = filterAt(2)
 
--- The record's fields of an entry cut short by read-entries.lua's rule: each value to valueLimit
--- bytes, the entry to entryLimit bytes of names and values (fields past it are left out).
+-- The record's fields of an entry (not the snapshot's f: fields) cut short by lib/cut.lua's rule.
+local function isRecordField(name)
+  return not (string.byte(name, 1) == 102 and string.byte(name, 2) == 58) -- not 'f:'
+end
+
 local function cutRecord(id, flat, valueLimit, entryLimit)
-  local cut, leftOut, room = {}, 0, entryLimit
-  for i = 1, #flat, 2 do
-    local name, value = flat[i], flat[i + 1]
-    if not (string.byte(name, 1) == 102 and string.byte(name, 2) == 58) then -- not 'f:'
-      if #name > room then
-        leftOut = leftOut + 1
-      else
-        local keep = math.min(#value, valueLimit, room - #name)
-        room = room - #name - keep
-        cut[#cut + 1] = name
-        cut[#cut + 1] = string.sub(value, 1, keep)
-        cut[#cut + 1] = string.len(value)
-      end
-    end
-  end
-  return { id, cut, leftOut }, entryLimit - room
+  local cut, leftOut, used = cutFields(flat, valueLimit, entryLimit, isRecordField)
+  return { id, cut, leftOut }, used
 end
 
 if mode == 'list' then
