@@ -1,5 +1,7 @@
 package dev.redrive.deadletter;
 
+import java.util.List;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -26,6 +28,11 @@ public class DeadLetterMetrics {
     /** A job that was due to be parked and stays pending instead; {@code reason} is a short code. */
     public void unparked(String queue, String reason) {
         registry.counter("redrive.jobs.unparked", "queue", queue, "reason", reason).increment();
+    }
+
+    /** Registers the queue's {@link #unparked} counters at zero. */
+    public void expectUnparked(String queue, List<String> reasons) {
+        reasons.forEach(reason -> registry.counter("redrive.jobs.unparked", "queue", queue, "reason", reason));
     }
 
     public void discarded(String deadLetters) {

@@ -40,6 +40,8 @@ public class DeadLetters {
     private static final Logger LOG = Logger.getLogger(DeadLetters.class);
     /** Why a call failed as a whole: Redis refused it (out of memory, say) or did not answer. */
     private static final String REDIS_ERROR = "redis-error";
+    /** Why a job stays pending instead of being parked: dead-letter.lua's refusal, or {@link #REDIS_ERROR}. */
+    private static final List<String> UNPARKED_REASONS = List.of("wrong-type", REDIS_ERROR);
 
     private static final long LOG_WINDOW_SECONDS = 10;
     private final ParkLog log = new ParkLog();
@@ -48,6 +50,14 @@ public class DeadLetters {
     void startLogWindows(@jakarta.enterprise.event.Observes io.quarkus.runtime.StartupEvent event,
             io.vertx.mutiny.core.Vertx vertx) {
         vertx.setPeriodic(LOG_WINDOW_SECONDS * 1000, t -> log.closeWindow(LOG_WINDOW_SECONDS));
+    }
+
+    /**
+     * Shows the queue's count of jobs that could not be parked at zero before the first one: a
+     * counter that first appears at 1 shows Prometheus no increase, so the alert would miss it.
+     */
+    public void expectParks(String queue) {
+        metrics.expectUnparked(queue, UNPARKED_REASONS);
     }
 
     /** The record of a job about to be parked from a queue. */

@@ -92,10 +92,12 @@ public class Workers {
         consumer = config.consumerName().filter(s -> !s.isBlank()).orElseGet(Consumers::workerName);
         for (QueueSpec spec : queues.queues().values()) {
             metrics.put(spec.name(), new QueueMetrics(registry, spec.name(), spec.stream(), spec.deadLetters()));
+            deadLetters.expectParks(spec.name());
             startWhenGroupExists(spec);
         }
         for (var watch : queues.watches().values()) {
             RedrivePolicy policy = new RedrivePolicy(watch, redis, deadLetters, vertx);
+            deadLetters.expectParks(watch.name());
             helpers.put("watch:" + watch.name(), List.of(policy::stop));
             policy.start();
             LOG.infof("watching %s/%s: entries delivered more than %d times are parked in %s", watch.stream(),

@@ -31,7 +31,8 @@ import io.fabric8.openshift.api.model.monitoring.v1.Rule;
 class AlertRulesTest {
 
     static final Set<String> QUEUE_ALERTS = Set.of("RedriveDeadLetterNotEmpty", "RedriveDeadLetterGrowing",
-            "RedriveQueueLagHigh", "RedriveOldestPendingTooOld", "RedriveQueuePaused", "RedriveNoConsumers");
+            "RedriveQueueLagHigh", "RedriveOldestPendingTooOld", "RedriveQueuePaused", "RedriveNoConsumers",
+            "RedriveJobsNotParked");
 
     static Path dir;
 

@@ -13,6 +13,7 @@ final class MetricNames {
             "redrive_attempts_failed_total",
             "redrive_jobs_dead_lettered_total",
             "redrive_jobs_released_total",
+            "redrive_jobs_unparked_total",
             "redrive_dlq_depth",
             "redrive_pending",
             "redrive_lag",
