@@ -166,9 +166,11 @@ public class RedriveResource {
     }
 
     private static EntryFilter filter(JsonNode f) {
-        if (f == null || f.isNull()) {
+        if (f == null) {
             return EntryFilter.ALL;
         }
+        // Only a left-out filter or criterion selects any: an explicit null is what a client's empty
+        // selection often serialises to (a nil slice in Go), so it must not widen a redrive.
         if (!f.isObject()) {
             throw ProblemException.badRequest("filter must be an object");
         }
@@ -177,9 +179,14 @@ public class RedriveResource {
                 throw ProblemException.badRequest("unknown filter '" + name + "'; known: " + FILTER);
             }
         });
+        f.fieldNames().forEachRemaining(name -> {
+            if (f.get(name).isNull()) {
+                throw ProblemException.badRequest("filter." + name + " is null; leave it out to select any " + name);
+            }
+        });
         List<String> ids = null;
         JsonNode idNodes = f.get("ids");
-        if (idNodes != null && !idNodes.isNull()) {
+        if (idNodes != null) {
             if (!idNodes.isArray()) {
                 throw ProblemException.badRequest("filter.ids must be an array of entry ids");
             }

@@ -68,6 +68,10 @@ class FailClosedInputTest {
         refused(redrive("{\"filter\": {\"origin\": \"\"}}"), "origin");
         refused(redrive("{\"filter\": {\"job\": \"\"}}"), "job");
         refused(redrive("{\"filter\": {\"ids\": [42]}}"), "ids");
+        // null is what an empty selection often serialises to (a nil slice in Go): never "any".
+        refused(redrive("{\"filter\": {\"ids\": null}}"), "filter.ids is null");
+        refused(redrive("{\"filter\": {\"origin\": null}, \"dryRun\": true}"), "filter.origin is null");
+        refused(redrive("{\"filter\": null}"), "filter must be an object");
         refused(redrive("{\"filter\": {\"deadFrom\": \"+10000-01-01T00:00:00Z\"}}"), "deadFrom");
         refused(redrive("{\"filter\": {\"deadTo\": \"+10000-01-01T00:00:00Z\"}}"), "deadTo");
         refused(redrive("{\"filter\": {\"deadFrom\": \"-0001-12-31T00:00:00Z\"}}"), "deadFrom");
