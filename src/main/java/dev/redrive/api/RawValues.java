@@ -65,7 +65,9 @@ class RawValues {
     }
 
     private Uni<Slice> slice(String dlq, String id, String field, long from, int max) {
-        return store.slice(dlq, id, field, from, max).map(found -> found.orElseThrow(() -> new ProblemException(404,
+        // A download returns a Multi, which the API's Redis time limit does not wrap: each slice has its own.
+        return store.slice(dlq, id, field, from, max).ifNoItem().after(config.redisTimeout()).fail()
+                .map(found -> found.orElseThrow(() -> new ProblemException(404,
                 "no-such-field", "No such field", "entry " + id + " of " + dlq + " has no snapshot field '"
                         + field.substring(DeadLetterRecord.SNAPSHOT_PREFIX.length()) + "'")));
     }

@@ -23,6 +23,10 @@ final class RedisFailures {
 
     static boolean unavailable(Throwable failure) {
         for (Throwable e = failure; e != null; e = e.getCause() == e ? null : e.getCause()) {
+            // Jackson's exceptions are IOExceptions too, but say the service wrote or read JSON wrongly.
+            if (e instanceof com.fasterxml.jackson.core.JacksonException) {
+                return false;
+            }
             if (e instanceof TimeoutException || e instanceof io.smallrye.mutiny.TimeoutException
                     || e instanceof IOException) {
                 return true;
