@@ -13,12 +13,16 @@
 -- ARGV[4]  entries at most
 -- ARGV[5]  bytes kept of each value
 -- ARGV[6]  bytes kept of one entry, names and values together; fields past it are left out
+-- ARGV[7]  bytes of the whole page: it ends early once they are used (so a page holds at most these
+--          and one entry more), but never before its first entry
 --
--- Returns { { id, { name, value cut short, full length, ... }, fields left out }, ... }
--- (the same shape as replay.lua's 'list' mode, which cuts by the same rule).
+-- Returns { 1 when the page ended early on ARGV[7], else 0,
+--           { { id, { name, value cut short, full length, ... }, fields left out }, ... } }
+-- (entries in the same shape as replay.lua's listing, which cuts by the same rule).
 
 local stream, order = KEYS[1], ARGV[1]
-local count, valueLimit, entryLimit = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+local count, valueLimit, entryLimit, pageLimit = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]),
+  tonumber(ARGV[7])
 
 local page
 if order == 'newest' then
@@ -27,9 +31,13 @@ else
   page = redis.call('XRANGE', stream, ARGV[2], ARGV[3], 'COUNT', count)
 end
 
-local out = {}
+local out, used = {}, 0
 for _, entry in ipairs(page) do
-  local cut, leftOut = cutFields(entry[2], valueLimit, entryLimit)
+  if #out > 0 and used >= pageLimit then
+    return { 1, out }
+  end
+  local cut, leftOut, kept = cutFields(entry[2], valueLimit, entryLimit)
+  used = used + kept
   out[#out + 1] = { entry[1], cut, leftOut }
 end
-return out
+return { 0, out }

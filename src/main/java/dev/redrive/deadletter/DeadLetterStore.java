@@ -156,10 +156,12 @@ public class DeadLetterStore {
 
     /** A page of the audit trail, newest first, each value cut like an entry's. */
     public Uni<Page<Excerpt>> audit(String deadLetters, int count, String after) {
-        return read(RedisKeys.audit(deadLetters), "newest", after == null ? "+" : "(" + after, "-", count,
+        return readPage(RedisKeys.audit(deadLetters), "newest", after == null ? "+" : "(" + after, "-", count,
                 config.reads().valueBytes(), config.reads().entryBytes())
-                .map(found -> new Page<>(found, found.size() < count ? null : found.get(found.size() - 1).id(),
-                        found.size()));
+                .map(found -> new Page<>(found.entries(), found.entries().isEmpty()
+                        || (found.entries().size() < count && !found.endedEarly()) ? null
+                                : found.entries().get(found.entries().size() - 1).id(),
+                        found.entries().size()));
     }
 
     /** Id of the newest entry, or null when the stream is empty. */
@@ -167,16 +169,27 @@ public class DeadLetterStore {
         return read(deadLetters, "newest", "+", "-", 1, 0, 0).map(found -> found.isEmpty() ? null : found.get(0).id());
     }
 
-    /** Entries as read-entries.lua cuts them. */
-    private Uni<List<Excerpt>> read(String stream, String order, String start, String end, int count, int valueBytes,
+    /** What read-entries.lua returned: the entries, and whether the page ended early on its byte budget. */
+    private record Read(List<Excerpt> entries, boolean endedEarly) {
+    }
+
+    /** Entries as read-entries.lua cuts them; a page holds entry-bytes at most, whatever {@code count}. */
+    private Uni<Read> readPage(String stream, String order, String start, String end, int count, int valueBytes,
             int entryBytes) {
         return scripts.run(LuaScripts.Script.READ_ENTRIES, List.of(stream), List.of(order, start, end,
-                Integer.toString(count), Integer.toString(valueBytes), Integer.toString(entryBytes)))
+                Integer.toString(count), Integer.toString(valueBytes), Integer.toString(entryBytes),
+                Integer.toString(config.reads().entryBytes())))
                 .map(reply -> {
-                    List<Excerpt> entries = new ArrayList<>(reply.size());
-                    reply.forEach(entry -> entries.add(excerptOf(entry)));
-                    return entries;
+                    Response flat = reply.get(1);
+                    List<Excerpt> entries = new ArrayList<>(flat.size());
+                    flat.forEach(entry -> entries.add(excerptOf(entry)));
+                    return new Read(entries, reply.get(0).toInteger() == 1);
                 });
+    }
+
+    private Uni<List<Excerpt>> read(String stream, String order, String start, String end, int count, int valueBytes,
+            int entryBytes) {
+        return readPage(stream, order, start, end, count, valueBytes, entryBytes).map(Read::entries);
     }
 
     /** An entry as the read scripts return it: { id, { name, value cut short, full length, ... }, left out }. */

@@ -19,9 +19,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import jakarta.inject.Inject;
 
@@ -39,6 +41,7 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 
 /**
@@ -191,6 +194,37 @@ class LargeValuesApiTest {
         as("viewer").get(D + "/audit").then().statusCode(200)
                 .body("items.find { it.fields['dlq-id'] == '" + id + "' }.fields['record:f:payload'].truncated", equalTo(true))
                 .body("items.find { it.fields['dlq-id'] == '" + id + "' }.fields['record:f:payload'].size", equalTo(200_000));
+    }
+
+    @Test
+    void anAuditPageEndsAtTheByteLimitAndTheNextPageGoesOn() {
+        List<String> discarded = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            String id = parkedJob(Map.of("payload", bytes(5_000, 'a')));
+            as("operator").delete(D + "/entries/" + enc(id) + "?reason=paging").then().statusCode(200);
+            discarded.add(id);
+        }
+        Set<String> seen = new HashSet<>();
+        String after = "";
+        int pages = 0;
+        do {
+            JsonPath page = as("viewer").get(D + "/audit?count=500" + (after.isEmpty() ? "" : "&after=" + enc(after)))
+                    .then().statusCode(200).extract().jsonPath();
+            List<Map<String, Object>> items = page.getList("items");
+            // 4096 bytes a page at most, and the entry that crossed it: each record here keeps ~1 KB.
+            assertTrue(items.size() >= 1 && items.size() <= 6, "a page of " + items.size() + " records");
+            for (Map<String, Object> item : items) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> fields = (Map<String, Object>) item.get("fields");
+                assertTrue(seen.add(String.valueOf(fields.get("dlq-id")) + "/" + item.get("id")), "each record once");
+            }
+            after = page.getString("next") == null ? "" : page.getString("next");
+            pages++;
+        } while (!after.isEmpty());
+        assertTrue(pages > 2, "the byte limit ended pages of 500 early: " + pages);
+        for (String id : discarded) {
+            assertTrue(seen.stream().anyMatch(s -> s.startsWith(id + "/")), "the discard of " + id + " is on a page");
+        }
     }
 
     @Test
