@@ -1,11 +1,14 @@
 #!lua flags=no-writes
+-- uses lib/fields.lua
+-- uses lib/snapshot.lua
 -- uses lib/cut.lua
 -- read-entries.lua: entries of a stream with every value cut short, for views.
 --
 -- One value of a parked job can be hundreds of megabytes. The cut happens here, in Redis, so the
 -- service never receives a whole payload just to show its first bytes: the reply is bounded by
 -- the limits below, whatever the entries hold. Each value's full length comes with it, so a view
--- can say how much it left out. Reads only (no-writes: it may run on a replica).
+-- can say how much it left out. A packed snapshot is shown as f:<name> fields (lib/snapshot.lua).
+-- Reads only (no-writes: it may run on a replica).
 --
 -- KEYS[1]  the stream (a dead-letter stream or its audit stream)
 -- ARGV[1]  'oldest' (XRANGE) or 'newest' (XREVRANGE)
@@ -36,7 +39,7 @@ for _, entry in ipairs(page) do
   if #out > 0 and used >= pageLimit then
     return { 1, out }
   end
-  local cut, leftOut, kept = cutFields(entry[2], valueLimit, entryLimit)
+  local cut, leftOut, kept = cutFields(snapshotFields(entry[2]), valueLimit, entryLimit)
   used = used + kept
   out[#out + 1] = { entry[1], cut, leftOut }
 end

@@ -1,9 +1,12 @@
 #!lua flags=no-writes
+-- uses lib/fields.lua
+-- uses lib/snapshot.lua
 -- read-value.lua: one slice of one field of one stream entry, for a raw download.
 --
 -- A whole value may be far larger than what the service can hold at once, so it is fetched in
 -- slices: the service asks for the next slice when the client has taken the last. Entries never
 -- change once written (a deleted id is never reused), so the slices of one value fit together.
+-- A packed snapshot's fields are found as f:<name> like any other (lib/snapshot.lua).
 -- Reads only (no-writes: it may run on a replica).
 --
 -- KEYS[1]  the stream
@@ -18,7 +21,7 @@ local entry = redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[1])
 if #entry == 0 then
   return { 'gone' }
 end
-local flat, wanted = entry[1][2], ARGV[2]
+local flat, wanted = snapshotFields(entry[1][2]), ARGV[2]
 for i = 1, #flat, 2 do
   if flat[i] == wanted then
     local value, from = flat[i + 1], tonumber(ARGV[3])

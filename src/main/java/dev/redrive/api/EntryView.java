@@ -18,8 +18,8 @@ import dev.redrive.deadletter.Excerpt;
  * @param repeatOffender the job had already come back {@code redrive.replay.repeat-offender-after} times or more
  * @param truncated names of the record's own fields shown cut short (null when none was)
  * @param fieldsLeftOut fields past {@code redrive.reads.entry-bytes} that the view leaves out (null when none)
- * @param snapshotPacked the record says the snapshot is stored packed ({@code snapshot=packed}); the view shows
- *        the stored fields as they are, cut short, and never unpacks a cut value (null when not packed)
+ * @param snapshotPacked the record says the snapshot is stored packed ({@code snapshot=packed}); its fields are
+ *        shown like any snapshot's, unpacked in Redis before they are cut (null when not packed)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record EntryView(String id, String originStream, String originId, String group, String consumer, String job,

@@ -201,6 +201,7 @@ class BigEntryTest {
         assertSameFields(written, PackedFields.decode(record.payload().get(DeadLetterEntry.PACKED_SNAPSHOT)));
         assertSameFields(written, DeadLetterEntry.of(record.id(), record.payload()).snapshot());
         assertEquals(0, streams.pending(STREAM, GROUP), "parked, so acked");
+        operatorSeesThePackedSnapshot(record.id(), written);
 
         String newId = as("operator").post("/dlq/" + enc(DLQ) + "/entries/" + enc(record.id()) + "/replay")
                 .then().statusCode(201).extract().path("id");
@@ -249,6 +250,19 @@ class BigEntryTest {
     }
 
     /** {@code kind=terminal} and n - 1 more fields; with {@code bigValue} > 0 one of them is that many random bytes. */
+    /** A packed snapshot is seen through the API as any other: fields in the view, each one downloadable. */
+    private static void operatorSeesThePackedSnapshot(String dlqId, Map<String, byte[]> written) {
+        String entry = "/dlq/" + enc(DLQ) + "/entries/" + enc(dlqId);
+        io.restassured.path.json.JsonPath view = as("viewer").get(entry).then().statusCode(200).extract().jsonPath();
+        assertEquals(Boolean.TRUE, view.get("snapshotPacked"));
+        assertEquals("terminal", view.getString("fields.kind"), "the view shows the packed snapshot's fields");
+        for (String name : List.of("kind", "k1", "k7", written.containsKey("big") ? "big" : "k4099")) {
+            byte[] raw = as("viewer").get(entry + "/fields/" + name).then().statusCode(200).extract().asByteArray();
+            assertArrayEquals(written.get(name), raw, "field " + name + " downloads byte for byte");
+        }
+        as("viewer").get(entry + "/fields/no-such-field").then().statusCode(404);
+    }
+
     private static LinkedHashMap<String, byte[]> fields(int n, int bigValue) {
         LinkedHashMap<String, byte[]> fields = new LinkedHashMap<>();
         fields.put("kind", bytes("terminal"));
