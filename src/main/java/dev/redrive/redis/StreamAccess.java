@@ -81,6 +81,18 @@ public class StreamAccess {
     }
 
     /**
+     * Forgets what replay.lua recorded in the ledger of {@code deadLetters} for replayed entries of
+     * {@code stream} that are done: only a job that comes back needs it, and a large redrive would
+     * otherwise leave one ledger field per moved job until parks prune it.
+     */
+    public Uni<Void> forgetReplays(String deadLetters, String stream, List<String> ids) {
+        String[] members = ids.stream().map(id -> stream + " " + id).toArray(String[]::new);
+        return redis.hash(String.class, String.class, String.class).hdel(RedisKeys.replayed(deadLetters), members)
+                .flatMap(n -> redis.sortedSet(String.class).zrem(RedisKeys.replayedAt(deadLetters), members))
+                .replaceWithVoid();
+    }
+
+    /**
      * Gives pending entries to another consumer without counting a delivery (XCLAIM JUSTID), and
      * restarts their idle clock: used to park a failed entry under the retry consumer, and as
      * the heartbeat of a long-running job.

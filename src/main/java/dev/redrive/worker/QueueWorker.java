@@ -57,8 +57,12 @@ public final class QueueWorker {
     private final Vertx vertx;
     private final Clock clock;
     private final Batcher<String> acks;
+    private final Batcher<String> doneReplays;
     private final Batcher<String> retries;
     private final Batcher<DeadLetterRecord> parks;
+
+    /** The field replay.lua writes into every entry it replays. */
+    private static final String REPLAY_OF = "replay-of";
 
     private final Object lock = new Object();
     private final ArrayDeque<Job> ready = new ArrayDeque<>();
@@ -83,6 +87,10 @@ public final class QueueWorker {
         this.acks = new Batcher<>(ids -> redis.ack(spec.stream(), spec.group(), ids),
                 (ids, e) -> LOG.errorf(e, "could not ack %d jobs of %s; they stay pending and run again after "
                         + "stall recovery", ids.size(), spec.stream()), this::later);
+        // A replayed job that is done needs its ledger field no more (only a job parked again does).
+        this.doneReplays = new Batcher<>(ids -> redis.forgetReplays(spec.deadLetters(), spec.stream(), ids),
+                (ids, e) -> LOG.debugf("could not forget %d done replays of %s (%s); later parks prune them",
+                        ids.size(), spec.stream(), e.getMessage()), this::later);
         this.retries = new Batcher<>(ids -> redis.transfer(spec.stream(), spec.group(), Consumers.RETRY, ids, -1),
                 (ids, e) -> LOG.errorf(e, "could not hand %d failed jobs of %s to the retry consumer; they stay "
                         + "pending under %s until stall recovery", ids.size(), spec.stream(), consumer), this::later);
@@ -263,7 +271,12 @@ public final class QueueWorker {
 
     private void settle(Job job, Decision decision, Failure failure, Instant attemptedAt) {
         switch (decision) {
-            case ACK -> acks.add(job.id(), this::slotFreed);
+            case ACK -> {
+                acks.add(job.id(), this::slotFreed);
+                if (job.fields().containsKey(REPLAY_OF)) {
+                    doneReplays.add(job.id(), () -> { });
+                }
+            }
             case RETRY_LATER -> retryLater(job, failure);
             case RELEASE -> release(job);
             case PARK_TERMINAL, PARK_EXHAUSTED -> park(job, consumer, decision.failureKind(), failure, attemptedAt);

@@ -72,6 +72,23 @@ class ReservedFieldsTest {
         }
     }
 
+    @Test
+    void aReplayedJobThatIsDoneLeavesNothingInTheLedger() {
+        String id = streams.add(STREAM, Map.of("kind", "terminal"));
+        StreamMessage<String, String, byte[]> parked = parked(id);
+        String newId = BigEntryTest.as("operator").contentType("application/json").body("{\"fields\":{\"kind\":\"ok\"}}")
+                .post("/dlq/" + BigEntryTest.enc(DLQ) + "/entries/" + BigEntryTest.enc(parked.id()) + "/replay")
+                .then().statusCode(201).extract().path("id");
+        // Only a job that comes back needs the ledger; one that is done must not leave a field per
+        // replay behind (a redrive of a million jobs would leave a million).
+        Await.until("the replayed job's ledger field to be forgotten once it is done", BOUND,
+                () -> !redis.hash(String.class).hexists(RedisKeys.replayed(DLQ), STREAM + " " + newId)
+                        && streams.pending(STREAM, BigEntryTest.GROUP) == 0);
+        assertEquals(0, redis.sortedSet(String.class).zrangebyscore(RedisKeys.replayedAt(DLQ),
+                io.quarkus.redis.datasource.sortedset.ScoreRange.from(Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY))
+                .stream().filter(m -> m.equals(STREAM + " " + newId)).count());
+    }
+
     private StreamMessage<String, String, byte[]> parked(String originId) {
         return Await.value("job " + originId + " to be parked", BOUND, () -> streams.parked(DLQ, originId).orElse(null));
     }
