@@ -171,6 +171,7 @@ public class DeadLetterResource {
             headers = @Header(name = "Retry-After", description = "Seconds to wait", schema = @Schema(type = SchemaType.INTEGER)),
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<EntryView> entry(@PathParam("dlq") String dlq, @PathParam("id") String id) {
+        Requests.onlyParams(uri, Set.of());
         store.requireKnown(dlq);
         Requests.entryId(id);
         int repeat = config.replay().repeatOffenderAfter();
@@ -198,6 +199,8 @@ public class DeadLetterResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Multi<byte[]> value(@PathParam("dlq") String dlq, @PathParam("id") String id,
             @Parameter(description = "The field's name, as in the entry's `fields`") @PathParam("name") String name) {
+        // No ranges or offsets: a parameter this endpoint ignored would send the whole value unasked.
+        Requests.onlyParams(uri, Set.of());
         store.requireKnown(dlq);
         Requests.entryId(id);
         return rawValues.stream(dlq, id, name);

@@ -29,8 +29,9 @@ public class ReadPermits {
     /** Seconds a refused reader is asked to wait: reads are short, one is likely free by then. */
     static final int RETRY_AFTER_SECONDS = 1;
 
-    /** The refusal, for the OpenAPI document. */
-    static final String BUSY = "redrive.reads.concurrent reads of dead letters are already in flight: try again after "
+    /** A read's 503s, for the OpenAPI document (a method's own 503 replaces the resource's). */
+    static final String BUSY = "busy: redrive.reads.concurrent reads of dead letters are already in flight; or "
+            + "redis-unavailable: Redis is down, full or slower than redrive.redis-timeout. Try again after "
             + "Retry-After seconds";
 
     private final Semaphore permits;

@@ -83,6 +83,9 @@ class FailClosedInputTest {
         refused(as("viewer").get(D + "/entries?origin=").then(), "origin");
         refused(as("viewer").get(D + "/entries?deadFrom=" + enc("+10000-01-01T00:00:00Z")).then(), "deadFrom");
         refused(as("viewer").get(D + "/entries?deadTo=tomorrow").then(), "deadTo");
+        // Reads of one entry take no parameters: an ignored ?range= would send a whole value unasked.
+        refused(as("viewer").get(D + "/entries/" + id + "?fields=kind").then(), "fields");
+        refused(as("viewer").get(D + "/entries/" + id + "/fields/payload?range=0-10").then(), "range");
         // The widest bounds a record's dead-at can hold are accepted, and compare as instants.
         List<String> listed = as("viewer").get(D + "/entries?deadFrom=" + enc("0000-01-01T00:00:00Z") + "&deadTo="
                 + enc("9999-12-31T23:59:59.999999999Z") + "&ids=" + id).then().statusCode(200).extract().path("items.id");
