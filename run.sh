@@ -57,7 +57,7 @@ if [ -z "${REDIS_URL:-}" ]; then
 fi
 command -v redis-cli >/dev/null 2>&1 || apt_install redis-tools
 mkdir -p .run
-echo "$REDIS_URL" > .run/redis-url
+(umask 077; echo "$REDIS_URL" > .run/redis-url) # may hold a password
 
 jar=target/quarkus-app/quarkus-run.jar
 case "${RUN_BUILD:-auto}" in
