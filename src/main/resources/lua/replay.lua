@@ -29,6 +29,7 @@
 --         entry) | { 'key-reused', entry id } (the key answered another entry) | { 'gone' } (never
 --         parked, or already replayed or discarded) | { 'no-snapshot' } (trimmed before it was parked)
 --         | { 'not-writable', origin } (the record's origin is none of the writable streams)
+--         | { 'unreadable' } (no origin id, or a packed snapshot that does not decode: nothing written)
 --         | { 'wrong-type', sentence } (a key it would write is of another type: nothing written)
 --
 -- 'list': a page of matching entries, oldest or newest first, for a listing.
@@ -57,7 +58,7 @@
 --   phase is done when the canary is full (over as many steps as the pace takes) or the end is reached.
 --   One audit record (action redrive-moves) names every move of the step, one line each:
 --   dead-letter id, new id, origin id, origin stream.
---   Matching entries it can't move (origin not writable here, no snapshot) count as skipped.
+--   Matching entries it can't move (origin not writable here, no snapshot, unreadable) count as skipped.
 --   Returns { 'stopped' } | { 'ok', 1 when done (the canary is full, or the task's end is
 --   reached), entries moved }
 --
@@ -137,7 +138,7 @@ end
 local stats, audit = KEYS[2], KEYS[3]
 -- The replay ledger and its times: KEYS[6] and KEYS[7] of a redrive's step; 'one' sets its own below.
 local ledger, ledgerAt = KEYS[6], KEYS[7]
-local deleted, deltas, deltaOrder = {}, {}, {}
+local deleted, deltas, deltaOrder, ledgerItems, ledgerTimes = {}, {}, {}, {}, {}
 local function countOut(field)
   if deltas[field] == nil then
     deltas[field] = 0
@@ -148,6 +149,8 @@ end
 
 local function flush()
   inSlices('XDEL', dlq, deleted)
+  inSlices('HSET', ledger, ledgerItems)
+  inSlices('ZADD', ledgerAt, ledgerTimes)
   for _, field in ipairs(deltaOrder) do
     if addTo(stats, field, deltas[field]) <= 0 then
       if string.sub(field, 1, 12) == 'fingerprint:' then
@@ -158,28 +161,28 @@ local function flush()
 end
 
 -- The snapshot as name, value, ... whatever its form: f: fields, or packed by dead-letter.lua,
--- with a packed replay's redrive-packed field unpacked in place.
+-- with a packed replay's redrive-packed field (the first field, where this script writes it)
+-- unpacked in place. nil when the record can't be replayed (a packed snapshot that does not
+-- decode, no origin id): that is found before anything is written, so it is refused or skipped.
 local function snapshotFields(flat, record, snapshot)
+  if not record['origin-id'] then
+    return nil
+  end
   local fields = {}
-  if record['snapshot-packed'] then
-    unpackFields(record['snapshot-packed'], fields)
+  if record['snapshot-packed'] and not unpackFields(record['snapshot-packed'], fields) then
+    return nil
   end
   for _, i in ipairs(snapshot) do
     fields[#fields + 1] = string.sub(flat[i], 3)
     fields[#fields + 1] = flat[i + 1]
   end
-  for j = 1, #fields, 2 do
-    if fields[j] == 'redrive-packed' then
-      local inner = {}
-      if unpackFields(fields[j + 1], inner) then
-        for k = j + 2, #fields do
-          inner[#inner + 1] = fields[k]
-        end
-        for k = j - 1, 1, -1 do
-          table.insert(inner, 1, fields[k])
-        end
-        return inner
+  if fields[1] == 'redrive-packed' then
+    local inner = {}
+    if unpackFields(fields[2], inner) then
+      for k = 3, #fields do
+        inner[#inner + 1] = fields[k]
       end
+      return inner
     end
   end
   return fields
@@ -200,10 +203,9 @@ end
 -- Sends one entry back to its origin: a new entry there, the dead letter gone, counted out and
 -- audited, and what redrive wrote for itself recorded in the ledger. `how` carries who, when,
 -- note, patch and task (key and id), and for a redrive's step the list its moves are gathered in
--- (one audit record per step); returns the new entry id.
-local function replayEntry(id, flat, record, snapshot, origin, how)
+-- (one audit record per step). `old` is what snapshotFields found; returns the new entry id.
+local function replayEntry(id, old, record, origin, how)
   local fields, present = {}, {}
-  local old = snapshotFields(flat, record, snapshot)
   for j = 1, #old, 2 do
     local name = old[j]
     if not own[name] then
@@ -248,8 +250,10 @@ local function replayEntry(id, flat, record, snapshot, origin, how)
 
   local newId = redis.call('XADD', unpack(args))
   local ledgerField = origin .. ' ' .. newId
-  redis.call('HSET', ledger, ledgerField, replays .. ' ' .. how.taskKey)
-  redis.call('ZADD', ledgerAt, string.match(newId, '^%d+'), ledgerField)
+  ledgerItems[#ledgerItems + 1] = ledgerField
+  ledgerItems[#ledgerItems + 1] = replays .. ' ' .. how.taskKey
+  ledgerTimes[#ledgerTimes + 1] = string.match(newId, '^%d+')
+  ledgerTimes[#ledgerTimes + 1] = ledgerField
   deleted[#deleted + 1] = id
   countOut('parked')
   countOut('failure:' .. (record['failure'] or ''))
@@ -307,6 +311,10 @@ if mode == 'one' then
   if record['snapshot'] == 'missing' then
     return { 'no-snapshot' }
   end
+  local old = snapshotFields(flat, record, snapshot)
+  if not old then
+    return { 'unreadable' }
+  end
   local refusal = replayRefusal({ origin }, idemKey ~= '' and { { answerKey, 'string' } } or {})
   if refusal then
     return { 'wrong-type', refusal }
@@ -318,7 +326,7 @@ if mode == 'one' then
     end
     how.patch[ARGV[i]] = ARGV[i + 1]
   end
-  local newId = replayEntry(id, flat, record, snapshot, origin, how)
+  local newId = replayEntry(id, old, record, origin, how)
   flush()
   if idemKey ~= '' then
     redis.call('SET', answerKey, id .. ' ' .. newId .. ' ' .. origin, 'EX', tonumber(ttl))
@@ -444,10 +452,11 @@ if mode == 'step' then
     local record, snapshot = recordOf(entry[2])
     if matches(filter, entry[1], record) then
       local origin = record['origin-stream']
-      if not writable[origin] or record['snapshot'] == 'missing' then
+      local old = writable[origin] and record['snapshot'] ~= 'missing' and snapshotFields(entry[2], record, snapshot)
+      if not old then
         skipped = skipped + 1
       else
-        local newId = replayEntry(entry[1], entry[2], record, snapshot, origin, how)
+        local newId = replayEntry(entry[1], old, record, origin, how)
         moved = moved + 1
         if canary then
           redis.call('RPUSH', canaryList, origin .. ' ' .. newId)

@@ -145,6 +145,9 @@ public class Replays {
             }
             case "key-reused" -> throw keyReused(request, reply.get(1).toString());
             case "gone" -> throw gone(request.deadLetters(), request.id());
+            case "unreadable" -> throw new DeadLetterException(DeadLetterException.Reason.NO_SNAPSHOT,
+                    "entry " + request.id() + " is not a record redrive can send back (it has no origin-id, or its "
+                            + "packed snapshot does not decode); nothing was replayed: discard it with a reason");
             case "no-snapshot" -> throw new DeadLetterException(DeadLetterException.Reason.NO_SNAPSHOT,
                     "job " + request.id() + " was trimmed from its stream before it was parked: there is no snapshot "
                             + "to send back; discard it with a reason once handled");

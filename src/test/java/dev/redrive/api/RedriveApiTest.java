@@ -41,6 +41,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
+import io.restassured.response.ValidatableResponse;
 
 /** Bulk redrives on a real redis-server: pace, cancel, restart, canary, dry run; nothing moves twice. */
 @QuarkusTest
@@ -63,7 +64,7 @@ class RedriveApiTest {
             c.put("redrive.queues.jobs.retry-poll", "20ms");
             // Streams no worker reads: replayed jobs stay there to be counted.
             c.put("redrive.replay.allowed-streams", "{jobs}pace,{jobs}fast,{jobs}cancel,{jobs}restart,{jobs}dry,{jobs}pick,{jobs}canary,"
-                    + "{jobs}overlap");
+                    + "{jobs}overlap,{jobs}odd");
             c.put("redrive.replay.automation-enabled", "true");
             c.put("redrive.replay.redrive-lease", "2s");
             c.put("redrive.replay.canary-timeout", "20s");
@@ -398,6 +399,36 @@ class RedriveApiTest {
         assertEquals("2", text(record.get("count")));
         assertEquals(List.of(from + " " + back.get(0).id() + " 1-0 {jobs}pick", micro + " " + back.get(1).id() + " 1-0 {jobs}pick"),
                 List.of(text(record.get("moves")).split("\n")));
+    }
+
+    @Test
+    void recordsThatCantBeSentBackAreRefusedOrSkippedBeforeAnythingIsWritten() {
+        String good = park("{jobs}odd", "odd", "exhausted", "eeeeeeeeeeee", "2026-01-01T00:00:00Z");
+        // Not records redrive wrote: no origin-id, and a packed snapshot that does not decode.
+        String noOriginId = redis.execute("XADD", DLQ, "*", "origin-stream", "{jobs}odd", "job", "odd", "failure",
+                "exhausted", "fingerprint", "eeeeeeeeeeee", "dead-at", "2026-01-01T00:00:00Z", "f:payload", "x").toString();
+        String corrupt = redis.execute("XADD", DLQ, "*", "origin-stream", "{jobs}odd", "origin-id", "2-0", "job", "odd",
+                "failure", "exhausted", "fingerprint", "eeeeeeeeeeee", "dead-at", "2026-01-01T00:00:00Z", "snapshot",
+                "packed", "snapshot-packed", "99:not a packed value").toString();
+        String good2 = park("{jobs}odd", "odd", "exhausted", "eeeeeeeeeeee", "2026-01-01T00:00:00Z");
+
+        for (String id : List.of(noOriginId, corrupt)) {
+            ValidatableResponse refused = as("operator").post(D + "/entries/" + id + "/replay").then();
+            problem(refused, 409);
+            refused.body("type", equalTo("/problems/no-snapshot"));
+        }
+        assertEquals(0, streams.all("{jobs}odd").size(), "a refused replay writes nothing");
+
+        // In one step with good entries before and after them: skipped, and the step still ends
+        // (an error half way through it used to repeat its earlier moves on every retry).
+        String task = start("{\"filter\": {\"origin\": \"{jobs}odd\"}, \"maxPerSecond\": 0}");
+        JsonPath done = awaitState(task, "completed");
+        assertEquals(2, done.getLong("moved"));
+        assertEquals(2, done.getLong("skipped"));
+        noneTwice("{jobs}odd", 2);
+        assertEquals(List.of(DLQ + "/" + good, DLQ + "/" + good2),
+                streams.all("{jobs}odd").stream().map(m -> text(m.payload().get("replay-of"))).toList());
+        assertEquals(List.of(noOriginId, corrupt), listed("job=odd"));
     }
 
     @Test
