@@ -6,7 +6,8 @@
 -- fields therefore never goes field by field into one command: its fields travel packed in one
 -- value, "<bytes>:<name><bytes>:<value>..." (each item's length in bytes, a colon, the item),
 -- which table.concat builds without any such limit and which keeps every byte.
-local PACK_ABOVE = 1000
+-- 3,500 fields are 7,000 arguments, with room under the limit for the record's own fields.
+local PACK_ABOVE = 3500
 
 -- name, value, ... as one packed value.
 local function packFields(flat, from, to)

@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * Fields packed into one value by the Lua scripts (lib/fields.lua): {@code <bytes>:<name><bytes>:<value>...}.
  * A command from Lua can't carry more than about 8,000 arguments, so a snapshot of more than
- * 1,000 fields is parked packed, and a replay of more than that many fields goes back to its
+ * 3,500 fields is parked packed, and a replay of more than that many fields goes back to its
  * stream packed in the {@value #REPLAYED} field; redrive unpacks both wherever it reads them.
  */
 public final class PackedFields {
