@@ -370,11 +370,20 @@ public class Bench {
                 HttpResponse.BodyHandlers.ofString());
     }
 
+    /** A script as redis/LuaScripts runs it: each line "-- uses lib/<file>.lua" replaced by that file. */
+    static String withLibraries(Path dir, String file) throws IOException {
+        StringBuilder out = new StringBuilder();
+        for (String line : Files.readString(dir.resolve(file)).split("\n", -1)) {
+            out.append(line.startsWith("-- uses ") ? Files.readString(dir.resolve(line.substring(8).trim())) : line + "\n");
+        }
+        return out.toString();
+    }
+
     /** Parks n entries with the project's own dead-letter.lua, so the records are what redrive writes. */
     static void seedDeadLetters(int n) throws Exception {
         // the script of the build under test: the jar is <root>/target/quarkus-app/quarkus-run.jar
         Path root = jar.toAbsolutePath().getParent().getParent().getParent();
-        String script = Files.readString(root.resolve("src/main/resources/lua/dead-letter.lua"));
+        String script = withLibraries(root.resolve("src/main/resources/lua"), "dead-letter.lua");
         String sha = call("SCRIPT", "LOAD", script).toString();
         String origin = "bench-origin";
         call("DEL", origin);
@@ -386,13 +395,14 @@ public class Bench {
             List<Request> parks = new ArrayList<>();
             for (Response e : r.get(0).get(1)) {
                 String id = e.get(0).toString();
-                Request q = Request.cmd(Command.EVALSHA).arg(sha).arg(4).arg(origin).arg(DLQ).arg("{bench}:dlq:stats")
-                        .arg("{bench-origin}:not-before").arg(GROUP).arg(id).arg("exhausted").arg("bench0000")
-                        .arg("bench: always fails");
+                // KEYS and ARGV as redis/StreamAccess.deadLetter passes them (the script's header names them).
+                Request q = Request.cmd(Command.EVALSHA).arg(sha).arg(6).arg(origin).arg(DLQ).arg("{bench}:dlq:stats")
+                        .arg("{bench-origin}:not-before").arg("{bench}:dlq:replayed").arg("{bench}:dlq:replayed-at")
+                        .arg(GROUP).arg(0).arg(id).arg("exhausted").arg("bench0000").arg("bench: always fails");
                 String[] record = {"origin-stream", STREAM, "origin-id", id, "group", GROUP, "consumer", "seed",
                         "job", "bench", "failure", "exhausted", "error-type", "bench", "reason", "bench handler always fails",
                         "fingerprint", "bench0000", "attempts", "3", "max-attempts", "3", "enqueued-at", now,
-                        "last-attempt-at", now, "dead-at", now, "replays", "0"};
+                        "last-attempt-at", now, "dead-at", now};
                 q.arg(record.length); // dead-letter.lua: a job's block ends with its record's length, then the record
                 for (String v : record) {
                     q.arg(v);
