@@ -205,38 +205,35 @@ end
 -- note, patch and task (key and id), and for a redrive's step the list its moves are gathered in
 -- (one audit record per step). `old` is what snapshotFields found; returns the new entry id.
 local function replayEntry(id, old, record, origin, how)
-  local fields, present = {}, {}
+  -- The XADD's arguments are built in place (most replays fit one command); only a replay of more
+  -- than PACK_ABOVE fields is packed afterwards.
+  local args, present = { origin, '*' }, {}
   for j = 1, #old, 2 do
     local name = old[j]
     if not own[name] then
-      fields[#fields + 1] = name
+      args[#args + 1] = name
       if how.patch[name] ~= nil then
-        fields[#fields + 1] = how.patch[name]
+        args[#args + 1] = how.patch[name]
       else
-        fields[#fields + 1] = old[j + 1]
+        args[#args + 1] = old[j + 1]
       end
       present[name] = true
     end
   end
   for _, name in ipairs(how.patchOrder) do
     if not present[name] and not own[name] then
-      fields[#fields + 1] = name
-      fields[#fields + 1] = how.patch[name]
+      args[#args + 1] = name
+      args[#args + 1] = how.patch[name]
       present[name] = true
     end
   end
   -- Handlers deduplicate on this key: a replay must look like the same job, not a new one.
   if not present['idempotency-key'] then
-    fields[#fields + 1] = 'idempotency-key'
-    fields[#fields + 1] = origin .. '/' .. record['origin-id']
+    args[#args + 1] = 'idempotency-key'
+    args[#args + 1] = origin .. '/' .. record['origin-id']
   end
-  local args = { origin, '*' }
-  if #fields > 2 * PACK_ABOVE then
-    args[3], args[4] = 'redrive-packed', packFields(fields)
-  else
-    for j = 1, #fields do
-      args[j + 2] = fields[j]
-    end
+  if #args - 2 > 2 * PACK_ABOVE then
+    args = { origin, '*', 'redrive-packed', packFields(args, 3, #args) }
   end
   local replays = tostring((tonumber(record['replays']) or 0) + 1)
   args[#args + 1] = 'replay-of'
