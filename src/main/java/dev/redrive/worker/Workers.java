@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,12 +17,14 @@ import jakarta.inject.Inject;
 
 import org.jboss.logging.Logger;
 
+import dev.redrive.config.ProcessIdentity;
 import dev.redrive.config.QueueRegistry;
 import dev.redrive.config.QueueSpec;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.deadletter.DeadLetters;
 import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
+import dev.redrive.observe.QueueStates;
 import dev.redrive.redis.RedisKeys;
 import dev.redrive.redis.StreamAccess;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -37,7 +40,7 @@ import io.vertx.mutiny.core.Vertx;
  * {@code redrive.shutdown-timeout}, leave the rest pending for stall recovery.
  */
 @ApplicationScoped
-public class Workers {
+public class Workers implements QueueStates {
 
     private static final Logger LOG = Logger.getLogger(Workers.class);
     private static final Duration GROUP_RETRY = Duration.ofSeconds(2);
@@ -45,6 +48,12 @@ public class Workers {
 
     @Inject
     RedriveConfig config;
+
+    @Inject
+    QueueRegistry queues;
+
+    @Inject
+    ProcessIdentity identity;
 
     @Inject
     Handlers handlers;
@@ -64,10 +73,6 @@ public class Workers {
     @Inject
     Clock clock;
 
-    @Inject
-    dev.redrive.redis.RedisTopology topology;
-
-    private QueueRegistry queues;
     private String consumer;
     private final Map<String, QueueWorker> workers = new ConcurrentHashMap<>();
     private final Map<String, QueueMetrics> metrics = new ConcurrentHashMap<>();
@@ -79,7 +84,6 @@ public class Workers {
 
     void onStart(@Observes @Priority(10) StartupEvent event) {
         try {
-            queues = new QueueRegistry(config, handlers::exists, topology.cluster());
             for (String deadLetters : queues.deadLetterStreams()) {
                 if (!requireKeyTypes(deadLetters)) {
                     break;
@@ -89,7 +93,7 @@ public class Workers {
             LOG.error(e.getMessage());
             throw e;
         }
-        consumer = config.consumerName().filter(s -> !s.isBlank()).orElseGet(Consumers::workerName);
+        consumer = identity.consumer();
         for (QueueSpec spec : queues.queues().values()) {
             metrics.put(spec.name(), new QueueMetrics(registry, spec.name(), spec.stream(), spec.deadLetters()));
             deadLetters.expectParks(spec.name());
@@ -250,11 +254,10 @@ public class Workers {
         return Collections.unmodifiableMap(workers);
     }
 
-    public QueueRegistry registry() {
-        return queues;
-    }
-
-    public String consumer() {
-        return consumer;
+    @Override
+    public Map<String, Boolean> pausedByQueue() {
+        Map<String, Boolean> paused = new LinkedHashMap<>();
+        workers.forEach((name, worker) -> paused.put(name, worker.paused()));
+        return paused;
     }
 }
