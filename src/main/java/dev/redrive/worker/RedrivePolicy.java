@@ -1,5 +1,6 @@
 package dev.redrive.worker;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,11 +19,12 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 
 /**
- * SQS's maxReceiveCount for a consumer group redrive does not run (its consumers may be in any
- * language): walks the group's pending entries in bounded pages from a cursor and parks each one
- * delivered more than {@code max-receive-count} times. The park is dead-letter.lua, so record,
- * copy and ack are one step: a consumer acking at the same moment either wins (nothing is
- * parked) or loses (its XACK finds nothing); never both, never neither.
+ * The receive-limit watch ({@code redrive.watch.<name>}): SQS's maxReceiveCount for a consumer
+ * group redrive does not run (its consumers may be in any language). It walks the group's pending
+ * entries with the {@link PelSweep} and parks each one delivered more than
+ * {@code max-receive-count} times. The park is dead-letter.lua, so record, copy and ack are one
+ * step: a consumer acking at the same moment either wins (nothing is parked) or loses (its XACK
+ * finds nothing); never both, never neither. (Not a bulk redrive, which moves parked jobs back.)
  */
 final class RedrivePolicy {
 
@@ -33,13 +35,15 @@ final class RedrivePolicy {
     private final StreamAccess redis;
     private final DeadLetters deadLetters;
     private final Periodic periodic;
-    private final PelPages pages = new PelPages(PAGE);
+    private final PelSweep sweep;
 
     RedrivePolicy(WatchSpec spec, StreamAccess redis, DeadLetters deadLetters, Vertx vertx) {
         this.spec = spec;
         this.redis = redis;
         this.deadLetters = deadLetters;
         this.periodic = new Periodic(vertx);
+        this.sweep = new PelSweep(redis, spec.stream(), spec.group(), PAGE,
+                new OutageLog(LOG, "checking receive counts of " + spec.stream() + "/" + spec.group()));
     }
 
     void start() {
@@ -51,27 +55,24 @@ final class RedrivePolicy {
     }
 
     void scan() {
-        String from = pages.begin();
-        if (from == null) {
-            return;
+        // No room to fill here: every entry of the page over the limit is parked, and the cursor
+        // moves past the whole page.
+        PelSweep.Look overLimit = new PelSweep.Look(null, Duration.ZERO, PAGE, Integer.MAX_VALUE,
+                seen -> seen.deliveryCount() > spec.maxReceiveCount());
+        sweep.step(overLimit, this::parkAll, parked -> {
+        });
+    }
+
+    private Uni<Integer> parkAll(List<StreamAccess.Seen> over) {
+        if (over.isEmpty()) {
+            return Uni.createFrom().item(0);
         }
-        redis.pending(spec.stream(), spec.group(), null, java.time.Duration.ZERO, from, PAGE)
-                .flatMap(page -> {
-                    pages.advance(page);
-                    List<Uni<String>> parks = new ArrayList<>();
-                    for (StreamAccess.Seen seen : page) {
-                        if (seen.deliveryCount() > spec.maxReceiveCount()) {
-                            parks.add(redis.fields(spec.stream(), seen.id())
-                                    .flatMap(fields -> deadLetters.park(spec.name(), spec.deadLetters(), record(seen, fields))));
-                        }
-                    }
-                    return parks.isEmpty() ? Uni.createFrom().item(0)
-                            : Uni.join().all(parks).andCollectFailures().map(List::size);
-                })
-                .subscribe().with(parked -> pages.end(), error -> {
-                    pages.end();
-                    LOG.warnf("checking receive counts of %s/%s failed: %s", spec.stream(), spec.group(), error.getMessage());
-                });
+        List<Uni<String>> parks = new ArrayList<>(over.size());
+        for (StreamAccess.Seen seen : over) {
+            parks.add(redis.fields(spec.stream(), seen.id())
+                    .flatMap(fields -> deadLetters.park(spec.name(), spec.deadLetters(), record(seen, fields))));
+        }
+        return Uni.join().all(parks).andCollectFailures().map(List::size);
     }
 
     /**
