@@ -100,10 +100,10 @@ public class Workers implements QueueStates {
             startWhenGroupExists(spec);
         }
         for (var watch : queues.watches().values()) {
-            RedrivePolicy policy = new RedrivePolicy(watch, redis, deadLetters, vertx);
+            ReceiveLimitWatch limit = new ReceiveLimitWatch(watch, redis, deadLetters, vertx);
             deadLetters.expectParks(watch.name());
-            helpers.put("watch:" + watch.name(), List.of(policy::stop));
-            policy.start();
+            helpers.put("watch:" + watch.name(), List.of(limit::stop));
+            limit.start();
             LOG.infof("watching %s/%s: entries delivered more than %d times are parked in %s", watch.stream(),
                     watch.group(), watch.maxReceiveCount(), watch.deadLetters());
         }

@@ -26,9 +26,9 @@ import io.vertx.mutiny.core.Vertx;
  * step: a consumer acking at the same moment either wins (nothing is parked) or loses (its XACK
  * finds nothing); never both, never neither. (Not a bulk redrive, which moves parked jobs back.)
  */
-final class RedrivePolicy {
+final class ReceiveLimitWatch {
 
-    private static final Logger LOG = Logger.getLogger(RedrivePolicy.class);
+    private static final Logger LOG = Logger.getLogger(ReceiveLimitWatch.class);
     private static final int PAGE = 200;
 
     private final WatchSpec spec;
@@ -37,7 +37,7 @@ final class RedrivePolicy {
     private final Periodic periodic;
     private final PelSweep sweep;
 
-    RedrivePolicy(WatchSpec spec, StreamAccess redis, DeadLetters deadLetters, Vertx vertx) {
+    ReceiveLimitWatch(WatchSpec spec, StreamAccess redis, DeadLetters deadLetters, Vertx vertx) {
         this.spec = spec;
         this.redis = redis;
         this.deadLetters = deadLetters;
