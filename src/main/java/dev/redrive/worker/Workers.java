@@ -25,7 +25,6 @@ import dev.redrive.deadletter.DeadLetters;
 import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
 import dev.redrive.observe.QueueStates;
-import dev.redrive.redis.RedisKeys;
 import dev.redrive.redis.StreamAccess;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
@@ -44,7 +43,6 @@ public class Workers implements QueueStates {
 
     private static final Logger LOG = Logger.getLogger(Workers.class);
     private static final Duration GROUP_RETRY = Duration.ofSeconds(2);
-    private static final Duration KEY_TYPE_CHECK = Duration.ofSeconds(2);
 
     @Inject
     RedriveConfig config;
@@ -84,11 +82,7 @@ public class Workers implements QueueStates {
 
     void onStart(@Observes @Priority(10) StartupEvent event) {
         try {
-            for (String deadLetters : queues.deadLetterStreams()) {
-                if (!requireKeyTypes(deadLetters)) {
-                    break;
-                }
-            }
+            new DeadLetterKeyTypes(redis).require(queues.deadLetterStreams());
         } catch (RuntimeException e) {
             LOG.error(e.getMessage());
             throw e;
@@ -109,38 +103,6 @@ public class Workers implements QueueStates {
         }
         gaugeTimer = vertx.setPeriodic(config.gaugeInterval().toMillis(), t -> refreshGauges());
         LOG.infof("redrive consumer %s works %d queue(s): %s", consumer, queues.queues().size(), queues.queues().keySet());
-    }
-
-    /**
-     * Refuses to start when a key redrive writes beside a dead-letter stream holds another type
-     * of value: the scripts would refuse every park into it, and jobs would pile up pending. When
-     * Redis can't be asked yet (false), the scripts' own checks still hold: nothing is written.
-     */
-    private boolean requireKeyTypes(String deadLetters) {
-        Map<String, String> wanted = new java.util.LinkedHashMap<>();
-        wanted.put(deadLetters, "stream");
-        wanted.put(RedisKeys.deadLetterStats(deadLetters), "hash");
-        wanted.put(RedisKeys.audit(deadLetters), "stream");
-        wanted.put(RedisKeys.replayed(deadLetters), "hash");
-        wanted.put(RedisKeys.replayedAt(deadLetters), "zset");
-        for (var w : wanted.entrySet()) {
-            String key = w.getKey();
-            String type = w.getValue();
-            String found;
-            try {
-                found = redis.type(key).await().atMost(KEY_TYPE_CHECK);
-            } catch (RuntimeException e) {
-                LOG.warnf("could not check the types of redrive's keys at start-up (%s); every park checks them itself",
-                        e.getMessage());
-                return false;
-            }
-            if (!found.equals("none") && !found.equals(type)) {
-                throw new IllegalStateException("the dead-letter key " + key + " holds a " + found + ", not a " + type
-                        + ": redrive would park nothing there; rename or delete that key, or configure another "
-                        + "dead-letter stream (redrive.queues.<name>.dlq, redrive.watch.<name>.dlq or DLQ_NAME)");
-            }
-        }
-        return true;
     }
 
     private void startWhenGroupExists(QueueSpec spec) {
