@@ -29,12 +29,12 @@ import org.jboss.logging.Logger;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.redrive.config.ProcessIdentity;
 import dev.redrive.config.QueueSpec;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.redis.LuaScripts;
 import dev.redrive.redis.RedisKeys;
 import dev.redrive.redis.StreamAccess;
-import dev.redrive.worker.Consumers;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.redis.datasource.hash.ReactiveHashCommands;
 import io.quarkus.runtime.ShutdownEvent;
@@ -126,7 +126,9 @@ public class Redrives {
     @Inject
     io.vertx.mutiny.core.Vertx vertx;
 
-    private final String owner = Consumers.workerName() + "/" + UUID.randomUUID().toString().substring(0, 8);
+    @Inject
+    ProcessIdentity identity;
+
     private final ExecutorService runners = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "redrive-task");
         t.setDaemon(true);
@@ -356,7 +358,7 @@ public class Redrives {
         List<String> args = new ArrayList<>();
         args.add("count");
         args.addAll(spec.filter().scriptArgs());
-        args.add(owner);
+        args.add(identity.runner());
         args.add(Integer.toString(COUNT_PAGE));
         Lease lease = new Lease(dlq, id);
         while (true) {
@@ -428,7 +430,7 @@ public class Redrives {
         List<String> args = new ArrayList<>(16);
         args.add("step");
         args.addAll(spec.filter().scriptArgs());
-        args.addAll(List.of(owner, actor, now().toString(), "redrive " + id, id, Integer.toString(PAGE),
+        args.addAll(List.of(identity.runner(), actor, now().toString(), "redrive " + id, id, Integer.toString(PAGE),
                 Integer.toString(limit)));
         return scripts.run(LuaScripts.Script.REPLAY, keys, args);
     }
@@ -530,7 +532,7 @@ public class Redrives {
 
     private boolean claim(String dlq, String id) {
         Response r = scripts.run(LuaScripts.Script.REDRIVE_CLAIM, List.of(RedisKeys.redriveTask(dlq, id)),
-                List.of(owner, Long.toString(clock.millis()), Long.toString(config.replay().redriveLease().toMillis())))
+                List.of(identity.runner(), Long.toString(clock.millis()), Long.toString(config.replay().redriveLease().toMillis())))
                 .await().atMost(timeout());
         return r.toInteger() == 1;
     }

@@ -10,7 +10,6 @@ import jakarta.inject.Inject;
 import dev.redrive.config.QueueRegistry;
 import dev.redrive.config.QueueSpec;
 import dev.redrive.config.RedriveConfig;
-import dev.redrive.worker.Workers;
 
 /**
  * Which streams redrive knows: the dead-letter streams it may read, and the streams a replay may
@@ -22,14 +21,13 @@ import dev.redrive.worker.Workers;
 public class ReplayTargets {
 
     @Inject
-    Workers workers;
+    QueueRegistry registry;
 
     @Inject
     RedriveConfig config;
 
     public List<String> deadLetterStreams() {
-        QueueRegistry registry = workers.registry();
-        return registry == null ? List.of() : registry.deadLetterStreams();
+        return registry.deadLetterStreams();
     }
 
     public boolean isDeadLetterStream(String name) {
@@ -38,11 +36,8 @@ public class ReplayTargets {
 
     public Set<String> allowedOrigins() {
         Set<String> allowed = new LinkedHashSet<>();
-        QueueRegistry registry = workers.registry();
-        if (registry != null) {
-            registry.queues().values().forEach(q -> allowed.add(q.stream()));
-            registry.watches().values().forEach(w -> allowed.add(w.stream()));
-        }
+        registry.queues().values().forEach(q -> allowed.add(q.stream()));
+        registry.watches().values().forEach(w -> allowed.add(w.stream()));
         config.replay().allowedStreams().ifPresent(allowed::addAll);
         return allowed;
     }
@@ -53,7 +48,6 @@ public class ReplayTargets {
 
     /** The configured queue reading a stream, if any: its group tells whether a replayed job is done. */
     public QueueSpec queueOf(String stream) {
-        QueueRegistry registry = workers.registry();
-        return registry == null ? null : registry.byStream(stream).orElse(null);
+        return registry.byStream(stream).orElse(null);
     }
 }

@@ -1,6 +1,7 @@
 package dev.redrive.observe;
 
 import java.time.Duration;
+import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -9,8 +10,7 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 import org.eclipse.microprofile.health.Readiness;
 
-import dev.redrive.worker.QueueWorker;
-import dev.redrive.worker.Workers;
+import dev.redrive.config.QueueRegistry;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.smallrye.health.api.AsyncHealthCheck;
 import io.smallrye.mutiny.Uni;
@@ -32,20 +32,22 @@ public class RedisReadiness implements AsyncHealthCheck {
     ReactiveRedisDataSource redis;
 
     @Inject
-    Workers workers;
+    QueueRegistry registry;
+
+    @Inject
+    QueueStates queues;
 
     @Override
     public Uni<HealthCheckResponse> call() {
         return redis.execute("PING").ifNoItem().after(PING_LIMIT).fail()
                 .map(pong -> {
                     HealthCheckResponseBuilder b = HealthCheckResponse.named("redrive");
-                    int configured = workers.registry() == null ? 0 : workers.registry().queues().size();
-                    int started = workers.running().size();
-                    b.withData("redis", "up").withData("queues", configured).withData("started", started);
-                    for (QueueWorker w : workers.running().values()) {
-                        b.withData("queue." + w.spec().name(), w.paused() ? "paused: circuit open" : "running");
-                    }
-                    return b.status(started == configured).build();
+                    int configured = registry.queues().size();
+                    Map<String, Boolean> started = queues.pausedByQueue();
+                    b.withData("redis", "up").withData("queues", configured).withData("started", started.size());
+                    started.forEach((name, paused) -> b.withData("queue." + name,
+                            paused ? "paused: circuit open" : "running"));
+                    return b.status(started.size() == configured).build();
                 })
                 .onFailure().recoverWithItem(e -> HealthCheckResponse.named("redrive").down()
                         .withData("redis", "down: " + e.getMessage()).build());

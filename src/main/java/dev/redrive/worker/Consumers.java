@@ -1,6 +1,6 @@
 package dev.redrive.worker;
 
-/** Consumer names redrive uses in every group. */
+/** Consumer names every replica shares (each process's own name comes from config/ProcessIdentity). */
 public final class Consumers {
 
     /**
@@ -11,18 +11,5 @@ public final class Consumers {
     public static final String RETRY = "redrive-retry";
 
     private Consumers() {
-    }
-
-    /** The pod's hostname plus the process id: unique per process, readable in XINFO CONSUMERS. */
-    public static String workerName() {
-        String host = System.getenv("HOSTNAME");
-        if (host == null || host.isBlank()) {
-            try {
-                host = java.net.InetAddress.getLocalHost().getHostName();
-            } catch (java.net.UnknownHostException e) {
-                host = "redrive";
-            }
-        }
-        return host + "-" + ProcessHandle.current().pid();
     }
 }

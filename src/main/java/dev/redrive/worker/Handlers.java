@@ -18,7 +18,10 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.mutiny.core.http.HttpClient;
 
-/** Finds the handler a queue names: the HTTP handler, or a Java bean by its {@code @Identifier}. */
+/**
+ * Finds the handler a queue names: the HTTP handler, or a Java bean by its {@code @Identifier}
+ * (that the bean exists was checked with the configuration, at start-up).
+ */
 @ApplicationScoped
 public class Handlers {
 
@@ -32,11 +35,6 @@ public class Handlers {
 
     @Inject
     HttpClient httpClient;
-
-    public boolean exists(String name) {
-        return reactive.select(Identifier.Literal.of(name)).isResolvable()
-                || blocking.select(Identifier.Literal.of(name)).isResolvable();
-    }
 
     public Function<Job, Uni<Void>> forQueue(QueueSpec spec, java.util.function.Consumer<CircuitBreakerState> onCircuit) {
         if (spec.isHttp()) {

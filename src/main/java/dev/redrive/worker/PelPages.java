@@ -33,10 +33,6 @@ final class PelPages {
         return cursor;
     }
 
-    synchronized void advance(List<StreamAccess.Seen> page) {
-        cursor = page.size() < size ? "-" : "(" + page.get(page.size() - 1).id();
-    }
-
     /**
      * The first {@code room} entries of a page (of {@code asked}) that the caller wants, and the
      * cursor moved on right after the last one taken: entries wanted but left for lack of room are

@@ -2,14 +2,12 @@ package dev.redrive.worker;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import org.jboss.logging.Logger;
 
 import dev.redrive.config.QueueSpec;
 import dev.redrive.redis.StreamAccess;
-import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 
 /**
@@ -33,8 +31,7 @@ final class StallReclaimer {
     private final Clock clock;
     private final QueueSpec spec;
     private final Periodic periodic;
-    private final PelPages pages = new PelPages(PAGE);
-    private final OutageLog outage;
+    private final PelSweep sweep;
 
     StallReclaimer(QueueWorker worker, StreamAccess redis, Vertx vertx, Clock clock) {
         this.worker = worker;
@@ -42,7 +39,8 @@ final class StallReclaimer {
         this.clock = clock;
         this.spec = worker.spec();
         this.periodic = new Periodic(vertx);
-        this.outage = new OutageLog(LOG, "stall recovery on " + spec.stream());
+        this.sweep = new PelSweep(redis, spec.stream(), spec.group(), PAGE,
+                new OutageLog(LOG, "stall recovery on " + spec.stream()));
     }
 
     void start() {
@@ -74,37 +72,23 @@ final class StallReclaimer {
         if (free <= 0) {
             return;
         }
-        String from = pages.begin();
-        if (from == null) {
-            return;
-        }
-        List<StreamAccess.Seen> missing = new ArrayList<>();
         Duration vt = spec.visibilityTimeout();
-        redis.pending(spec.stream(), spec.group(), null, vt, from, PAGE)
-                .flatMap(page -> {
-                    // Our own entries count too when nothing here runs them: an ack or park that failed
-                    // while Redis was away leaves them pending under this consumer with no heartbeat.
-                    List<StreamAccess.Seen> stalled = pages.take(page, PAGE, free, s -> !s.owner().equals(Consumers.RETRY)
-                            && (!s.owner().equals(worker.consumer()) || !worker.isRunning(s.id())));
-                    if (stalled.isEmpty()) {
-                        return Uni.createFrom().item(List.<StreamAccess.Entry>of());
-                    }
-                    return redis.claim(spec.stream(), spec.group(), worker.consumer(), clock.millis(), vt, stalled, missing);
-                })
-                .subscribe().with(claimed -> {
-                    pages.end();
-                    outage.worked();
-                    if (!claimed.isEmpty() || !missing.isEmpty()) {
-                        LOG.infof("stall recovery on %s: took over %d jobs idle for more than %s from stopped consumers "
-                                + "(%d more were trimmed and are parked as missing)", spec.stream(), claimed.size(), vt,
-                                missing.size());
-                    }
-                    missing.forEach(worker::parkMissing);
-                    worker.offer(claimed);
-                }, error -> {
-                    pages.end();
-                    outage.failed(error);
-                });
+        sweep.claimFor(worker, clock, new PelSweep.Look(null, vt, PAGE, free, this::stalled), vt, (claimed, missing) -> {
+            if (!claimed.isEmpty() || !missing.isEmpty()) {
+                LOG.infof("stall recovery on %s: took over %d jobs idle for more than %s from stopped consumers "
+                        + "(%d more were trimmed and are parked as missing)", spec.stream(), claimed.size(), vt,
+                        missing.size());
+            }
+        });
+    }
+
+    /**
+     * Another consumer's entry, or this process's own when nothing here runs it: an ack or park that
+     * failed while Redis was away leaves it pending under this consumer with no heartbeat.
+     */
+    private boolean stalled(StreamAccess.Seen seen) {
+        return !seen.owner().equals(Consumers.RETRY)
+                && (!seen.owner().equals(worker.consumer()) || !worker.isRunning(seen.id()));
     }
 
     /** Removes consumers idle past the visibility timeout that own nothing; never one with pending entries. */

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,13 +17,14 @@ import jakarta.inject.Inject;
 
 import org.jboss.logging.Logger;
 
+import dev.redrive.config.ProcessIdentity;
 import dev.redrive.config.QueueRegistry;
 import dev.redrive.config.QueueSpec;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.deadletter.DeadLetters;
 import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
-import dev.redrive.redis.RedisKeys;
+import dev.redrive.observe.QueueStates;
 import dev.redrive.redis.StreamAccess;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
@@ -37,14 +39,19 @@ import io.vertx.mutiny.core.Vertx;
  * {@code redrive.shutdown-timeout}, leave the rest pending for stall recovery.
  */
 @ApplicationScoped
-public class Workers {
+public class Workers implements QueueStates {
 
     private static final Logger LOG = Logger.getLogger(Workers.class);
     private static final Duration GROUP_RETRY = Duration.ofSeconds(2);
-    private static final Duration KEY_TYPE_CHECK = Duration.ofSeconds(2);
 
     @Inject
     RedriveConfig config;
+
+    @Inject
+    QueueRegistry queues;
+
+    @Inject
+    ProcessIdentity identity;
 
     @Inject
     Handlers handlers;
@@ -64,10 +71,6 @@ public class Workers {
     @Inject
     Clock clock;
 
-    @Inject
-    dev.redrive.redis.RedisTopology topology;
-
-    private QueueRegistry queues;
     private String consumer;
     private final Map<String, QueueWorker> workers = new ConcurrentHashMap<>();
     private final Map<String, QueueMetrics> metrics = new ConcurrentHashMap<>();
@@ -79,64 +82,27 @@ public class Workers {
 
     void onStart(@Observes @Priority(10) StartupEvent event) {
         try {
-            queues = new QueueRegistry(config, handlers::exists, topology.cluster());
-            for (String deadLetters : queues.deadLetterStreams()) {
-                if (!requireKeyTypes(deadLetters)) {
-                    break;
-                }
-            }
+            new DeadLetterKeyTypes(redis).require(queues.deadLetterStreams());
         } catch (RuntimeException e) {
             LOG.error(e.getMessage());
             throw e;
         }
-        consumer = config.consumerName().filter(s -> !s.isBlank()).orElseGet(Consumers::workerName);
+        consumer = identity.consumer();
         for (QueueSpec spec : queues.queues().values()) {
             metrics.put(spec.name(), new QueueMetrics(registry, spec.name(), spec.stream(), spec.deadLetters()));
             deadLetters.expectParks(spec.name());
             startWhenGroupExists(spec);
         }
         for (var watch : queues.watches().values()) {
-            RedrivePolicy policy = new RedrivePolicy(watch, redis, deadLetters, vertx);
+            ReceiveLimitWatch limit = new ReceiveLimitWatch(watch, redis, deadLetters, vertx);
             deadLetters.expectParks(watch.name());
-            helpers.put("watch:" + watch.name(), List.of(policy::stop));
-            policy.start();
+            helpers.put("watch:" + watch.name(), List.of(limit::stop));
+            limit.start();
             LOG.infof("watching %s/%s: entries delivered more than %d times are parked in %s", watch.stream(),
                     watch.group(), watch.maxReceiveCount(), watch.deadLetters());
         }
         gaugeTimer = vertx.setPeriodic(config.gaugeInterval().toMillis(), t -> refreshGauges());
         LOG.infof("redrive consumer %s works %d queue(s): %s", consumer, queues.queues().size(), queues.queues().keySet());
-    }
-
-    /**
-     * Refuses to start when a key redrive writes beside a dead-letter stream holds another type
-     * of value: the scripts would refuse every park into it, and jobs would pile up pending. When
-     * Redis can't be asked yet (false), the scripts' own checks still hold: nothing is written.
-     */
-    private boolean requireKeyTypes(String deadLetters) {
-        Map<String, String> wanted = new java.util.LinkedHashMap<>();
-        wanted.put(deadLetters, "stream");
-        wanted.put(RedisKeys.deadLetterStats(deadLetters), "hash");
-        wanted.put(RedisKeys.audit(deadLetters), "stream");
-        wanted.put(RedisKeys.replayed(deadLetters), "hash");
-        wanted.put(RedisKeys.replayedAt(deadLetters), "zset");
-        for (var w : wanted.entrySet()) {
-            String key = w.getKey();
-            String type = w.getValue();
-            String found;
-            try {
-                found = redis.type(key).await().atMost(KEY_TYPE_CHECK);
-            } catch (RuntimeException e) {
-                LOG.warnf("could not check the types of redrive's keys at start-up (%s); every park checks them itself",
-                        e.getMessage());
-                return false;
-            }
-            if (!found.equals("none") && !found.equals(type)) {
-                throw new IllegalStateException("the dead-letter key " + key + " holds a " + found + ", not a " + type
-                        + ": redrive would park nothing there; rename or delete that key, or configure another "
-                        + "dead-letter stream (redrive.queues.<name>.dlq, redrive.watch.<name>.dlq or DLQ_NAME)");
-            }
-        }
-        return true;
     }
 
     private void startWhenGroupExists(QueueSpec spec) {
@@ -250,11 +216,10 @@ public class Workers {
         return Collections.unmodifiableMap(workers);
     }
 
-    public QueueRegistry registry() {
-        return queues;
-    }
-
-    public String consumer() {
-        return consumer;
+    @Override
+    public Map<String, Boolean> pausedByQueue() {
+        Map<String, Boolean> paused = new LinkedHashMap<>();
+        workers.forEach((name, worker) -> paused.put(name, worker.paused()));
+        return paused;
     }
 }

@@ -22,10 +22,10 @@ class PelPagesTest {
         PelPages pages = new PelPages(3);
         assertEquals("-", pages.begin());
         assertNull(pages.begin(), "one page at a time");
-        pages.advance(page(1, 3));
+        pages.take(page(1, 3), 3, Integer.MAX_VALUE, s -> true);
         pages.end();
         assertEquals("(3-0", pages.begin());
-        pages.advance(page(4, 2));
+        pages.take(page(4, 2), 3, Integer.MAX_VALUE, s -> true);
         pages.end();
         assertEquals("-", pages.begin());
     }

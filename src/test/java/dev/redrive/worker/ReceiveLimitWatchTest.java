@@ -22,8 +22,8 @@ import io.quarkus.test.junit.TestProfile;
 /** maxReceiveCount for a consumer group whose consumers redrive does not run. */
 @QuarkusTest
 @QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
-@TestProfile(RedrivePolicyTest.Profile.class)
-class RedrivePolicyTest {
+@TestProfile(ReceiveLimitWatchTest.Profile.class)
+class ReceiveLimitWatchTest {
 
     static final Duration BOUND = Duration.ofSeconds(20);
 

@@ -1,0 +1,107 @@
+package dev.redrive;
+
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackages;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import org.junit.jupiter.api.Test;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+
+import io.vertx.redis.client.Response;
+import io.vertx.redis.client.ResponseType;
+
+/**
+ * The package rules of docs/ARCHITECTURE.md, checked on the compiled main classes: an import that
+ * climbs the wrong way fails here, with the offending class and line, instead of slowly tangling
+ * the packages again.
+ */
+class ArchitectureTest {
+
+    static final String ROOT = "dev.redrive..";
+
+    static final String[] REDIS_CLIENT = { "io.quarkus.redis..", "io.vertx.redis..", "io.vertx.mutiny.redis.." };
+
+    static final JavaClasses MAIN = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.redrive");
+
+    /**
+     * The only packages that may import {@code worker}: itself. {@code worker} wires the running
+     * process together (it starts the queue workers, the retry scheduler, the stall reclaimer and
+     * the receive-limit watches); whatever else needs to know a stream name asks config's
+     * QueueRegistry, and readiness learns the queues' states through observe's QueueStates.
+     */
+    static final String[] MAY_IMPORT_WORKER = { "dev.redrive.worker.." };
+
+    @Test
+    void jobImportsNothingElseOfRedrive() {
+        noClasses().that().resideInAPackage("dev.redrive.job..")
+                .should().dependOnClassesThat(resideInAPackage(ROOT).and(resideOutsideOfPackages("dev.redrive.job..")))
+                .because("a job and its handlers are what every other package builds on")
+                .check(MAIN);
+    }
+
+    @Test
+    void retryImportsNothingOfRedriveButJob() {
+        noClasses().that().resideInAPackage("dev.redrive.retry..")
+                .should().dependOnClassesThat(resideInAPackage(ROOT)
+                        .and(resideOutsideOfPackages("dev.redrive.retry..", "dev.redrive.job..")))
+                .because("the retry decision is a pure function of the failure, the attempt and the policy")
+                .check(MAIN);
+    }
+
+    @Test
+    void redisKnowsNoPolicy() {
+        noClasses().that().resideInAPackage("dev.redrive.redis..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.redrive.deadletter..", "dev.redrive.worker..",
+                        "dev.redrive.api..", "dev.redrive.retry..")
+                .because("redis/ sends commands and scripts; when to send them is decided above it")
+                .check(MAIN);
+    }
+
+    /**
+     * The API reaches Redis through deadletter/ and redis/. One named exception: RedisFailures reads
+     * the type and first word of a Redis error reply that reached the API as a failure, to answer 503
+     * rather than 500; it sends nothing, and may see no other Redis class.
+     */
+    @Test
+    void apiNeverReachesRedisDirectly() {
+        noClasses().that().resideInAPackage("dev.redrive.api..")
+                .should().dependOnClassesThat(resideInAnyPackage(REDIS_CLIENT)
+                        .and(not(belongToAnyOf(Response.class, ResponseType.class))))
+                .because("the API asks deadletter/ and redis/, which own every command it causes")
+                .check(MAIN);
+        noClasses().that().resideInAPackage("dev.redrive.api..")
+                .and().doNotHaveFullyQualifiedName("dev.redrive.api.RedisFailures")
+                .should().dependOnClassesThat().resideInAnyPackage(REDIS_CLIENT)
+                .because("only RedisFailures may read a Redis error reply")
+                .check(MAIN);
+    }
+
+    @Test
+    void nothingImportsApi() {
+        noClasses().that().resideOutsideOfPackage("dev.redrive.api..")
+                .should().dependOnClassesThat().resideInAPackage("dev.redrive.api..")
+                .because("the REST API is the outermost layer: nothing is built on it")
+                .check(MAIN);
+    }
+
+    @Test
+    void nothingImportsWorkerButTheWiring() {
+        noClasses().that().resideOutsideOfPackages(MAY_IMPORT_WORKER)
+                .should().dependOnClassesThat().resideInAPackage("dev.redrive.worker..")
+                .because("what the workers know (streams, names) comes from configuration, before they start")
+                .check(MAIN);
+    }
+
+    @Test
+    void noPackageCycles() {
+        slices().matching("dev.redrive.(*)..").should().beFreeOfCycles().check(MAIN);
+    }
+}
