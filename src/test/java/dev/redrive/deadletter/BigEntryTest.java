@@ -198,7 +198,7 @@ class BigEntryTest {
         StreamMessage<String, String, byte[]> record = parkedAs(originId);
         assertEquals("packed", text(record.payload().get("snapshot")));
         assertEquals("0", text(record.payload().get("replays")));
-        assertSameFields(written, PackedFields.decode(record.payload().get(DeadLetterEntry.PACKED_SNAPSHOT)));
+        assertSameFields(written, PackedFields.decode(record.payload().get(RecordField.SNAPSHOT_PACKED.wireName())));
         assertSameFields(written, DeadLetterEntry.of(record.id(), record.payload()).snapshot());
         assertEquals(0, streams.pending(STREAM, GROUP), "parked, so acked");
 
