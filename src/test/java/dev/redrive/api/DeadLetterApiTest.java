@@ -26,8 +26,10 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.redrive.deadletter.RecordField;
 import dev.redrive.testing.ApiUsers;
 import dev.redrive.testing.Await;
+import dev.redrive.testing.DeadLetterSeed;
 import dev.redrive.testing.RedisResource;
 import dev.redrive.testing.ScriptedHandler;
 import dev.redrive.testing.Streams;
@@ -417,8 +419,8 @@ class DeadLetterApiTest {
 
     @Test
     void replayToAStreamNoQueueReadsIsRefused() {
-        String forged = streams.add(DLQ, Map.of("origin-stream", "{jobs}elsewhere", "origin-id", "1-0",
-                "failure", "terminal", "fingerprint", "aaaaaaaaaaaa", "replays", "0", "f:kind", "ok"));
+        String forged = DeadLetterSeed.from("{jobs}elsewhere", "1-0").with(RecordField.FAILURE, "terminal")
+                .with(RecordField.FINGERPRINT, "aaaaaaaaaaaa").snapshot("kind", "ok").park(streams.redis(), DLQ);
         problem(as("operator").post("/dlq/" + enc(DLQ) + "/entries/" + enc(forged) + "/replay").then(), 422);
         assertEquals(1, streams.all(DLQ).stream().filter(m -> m.id().equals(forged)).count(), "still parked");
         as("operator").delete("/dlq/" + enc(DLQ) + "/entries/" + enc(forged) + "?reason=forged%20by%20a%20test").then().statusCode(200);

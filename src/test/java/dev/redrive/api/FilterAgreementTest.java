@@ -25,8 +25,10 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.redrive.deadletter.RecordField;
 import dev.redrive.testing.ApiUsers;
 import dev.redrive.testing.Await;
+import dev.redrive.testing.DeadLetterSeed;
 import dev.redrive.testing.RedisResource;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -198,13 +200,11 @@ class FilterAgreementTest {
                 case 1 -> null;
                 default -> instant(random).toString();
             };
-            List<String> args = new ArrayList<>(List.of(DLQ, "*", "origin-stream", origin, "origin-id", i + 1 + "-0",
-                    "job", job, "failure", failure, "fingerprint", fingerprint, "replays", "0"));
-            if (deadAt != null) {
-                args.addAll(List.of("dead-at", deadAt));
-            }
-            args.addAll(List.of("f:payload", "generated " + i));
-            String id = redis.execute("XADD", args.toArray(String[]::new)).toString();
+            DeadLetterSeed record = DeadLetterSeed.from(origin, i + 1 + "-0").with(RecordField.JOB, job)
+                    .with(RecordField.FAILURE, failure).with(RecordField.FINGERPRINT, fingerprint)
+                    .snapshot("payload", "generated " + i);
+            String id = (deadAt == null ? record.without(RecordField.DEAD_AT) : record.with(RecordField.DEAD_AT, deadAt))
+                    .park(redis, DLQ);
             records.add(new Rec(id, origin, job, failure, fingerprint, deadAt));
         }
         return records;

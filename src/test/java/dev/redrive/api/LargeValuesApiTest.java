@@ -31,6 +31,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.redrive.testing.ApiUsers;
 import dev.redrive.testing.Await;
+import dev.redrive.testing.DeadLetterSeed;
 import dev.redrive.testing.RedisResource;
 import dev.redrive.testing.Streams;
 import io.quarkus.redis.datasource.RedisDataSource;
@@ -196,11 +197,7 @@ class LargeValuesApiTest {
     @Test
     void oneReadTooManyIsRefusedWith503AndRetryAfterUntilTheReaderLetsGo() throws Exception {
         // Written straight into the dead-letter stream: the view reads entries, however they got there.
-        Map<String, byte[]> entry = new LinkedHashMap<>();
-        entry.put("origin-stream", STREAM.getBytes(StandardCharsets.UTF_8));
-        entry.put("origin-id", "1-1".getBytes(StandardCharsets.UTF_8));
-        entry.put("f:payload", bytes(32 << 20, 'z'));
-        String id = redis.stream(String.class, String.class, byte[].class).xadd(DLQ, entry);
+        String id = DeadLetterSeed.from(STREAM, "1-1").snapshot("payload", bytes(32 << 20, 'z')).park(redis, DLQ);
         as("viewer").get(D + "/entries/" + enc(id)).then().statusCode(200);
 
         int port = ConfigProvider.getConfig().getValue("quarkus.http.test-port", Integer.class);

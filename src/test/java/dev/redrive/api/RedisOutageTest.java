@@ -24,8 +24,10 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.redrive.deadletter.RecordField;
 import dev.redrive.testing.ApiUsers;
 import dev.redrive.testing.Await;
+import dev.redrive.testing.DeadLetterSeed;
 import dev.redrive.testing.StallableRedisResource;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -76,9 +78,9 @@ class RedisOutageTest {
 
     @BeforeEach
     void park() {
-        parked = redis.execute("XADD", DLQ, "*", "origin-stream", "{jobs}back", "origin-id", "1-0", "job", "outage",
-                "failure", "exhausted", "fingerprint", "ffffffffffff", "dead-at", "2026-01-01T00:00:00Z", "replays", "0",
-                "f:payload", "x").toString();
+        parked = DeadLetterSeed.from("{jobs}back", "1-0").with(RecordField.JOB, "outage")
+                .with(RecordField.FINGERPRINT, "ffffffffffff").with(RecordField.DEAD_AT, "2026-01-01T00:00:00Z")
+                .snapshot("payload", "x").park(redis, DLQ);
     }
 
     static RequestSpecification bounded(RequestSpecification r, int ceilingMs) {
