@@ -13,10 +13,11 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import dev.redrive.deadletter.RecordField;
+import dev.redrive.testing.ApiProfile;
 import dev.redrive.testing.DeadLetterSeed;
 import dev.redrive.testing.RedisResource;
 import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.ValidatableResponse;
@@ -27,8 +28,8 @@ import io.restassured.response.ValidatableResponse;
  * can't hold. Each answers a 400 problem naming what is wrong, and nothing changes.
  */
 @QuarkusTest
-@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
-@TestProfile(RedriveApiTest.Profile.class)
+@WithTestResource(RedisResource.class)
+@TestProfile(ApiProfile.class)
 class FailClosedInputTest {
 
     static final String D = DeadLetterApiTest.D;

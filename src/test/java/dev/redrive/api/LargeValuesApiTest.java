@@ -18,7 +18,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,9 +33,10 @@ import dev.redrive.testing.Await;
 import dev.redrive.testing.DeadLetterSeed;
 import dev.redrive.testing.RedisResource;
 import dev.redrive.testing.Streams;
+import dev.redrive.testing.TestConfig;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -49,7 +49,7 @@ import io.restassured.response.Response;
  * values need not be large.
  */
 @QuarkusTest
-@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(RedisResource.class)
 @TestProfile(LargeValuesApiTest.Profile.class)
 class LargeValuesApiTest {
 
@@ -61,14 +61,10 @@ class LargeValuesApiTest {
     public static class Profile implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            Map<String, String> c = new HashMap<>(ApiUsers.config());
-            c.put("redrive.queues.big.handler", "scripted");
-            c.put("redrive.queues.big.attempts", "1");
-            c.put("redrive.queues.big.block", "200ms");
-            c.put("redrive.reads.value-bytes", "1000");
-            c.put("redrive.reads.entry-bytes", "4096");
-            c.put("redrive.reads.concurrent", "1");
-            return c;
+            return TestConfig.withApiUsers().queue("big").attempts(1).and()
+                    .set("redrive.reads.value-bytes", "1000")
+                    .set("redrive.reads.entry-bytes", "4096")
+                    .set("redrive.reads.concurrent", "1").build();
         }
     }
 

@@ -11,7 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -31,48 +30,28 @@ import dev.redrive.deadletter.Redrives;
 import dev.redrive.deadletter.StatsField;
 import dev.redrive.redis.LuaScripts;
 import dev.redrive.redis.RedisKeys;
-import dev.redrive.testing.ApiUsers;
+import dev.redrive.testing.ApiProfile;
 import dev.redrive.testing.Await;
 import dev.redrive.testing.DeadLetterSeed;
 import dev.redrive.testing.RedisResource;
 import dev.redrive.testing.Streams;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 
 /** Bulk redrives on a real redis-server: pace, cancel, restart, canary, dry run; nothing moves twice. */
 @QuarkusTest
-@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
-@TestProfile(RedriveApiTest.Profile.class)
+@WithTestResource(RedisResource.class)
+@TestProfile(ApiProfile.class)
 class RedriveApiTest {
 
     static final String STREAM = "jobs";
     static final String DLQ = "{jobs}:dlq";
     static final String D = DeadLetterApiTest.D;
     static final Duration BOUND = Duration.ofSeconds(30);
-
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            Map<String, String> c = new HashMap<>(ApiUsers.config());
-            c.put("redrive.queues.jobs.handler", "scripted");
-            c.put("redrive.queues.jobs.attempts", "1");
-            c.put("redrive.queues.jobs.block", "200ms");
-            c.put("redrive.queues.jobs.retry-poll", "20ms");
-            // Streams no worker reads: replayed jobs stay there to be counted.
-            c.put("redrive.replay.allowed-streams", "{jobs}pace,{jobs}fast,{jobs}cancel,{jobs}restart,{jobs}dry,{jobs}pick,{jobs}canary,"
-                    + "{jobs}overlap");
-            c.put("redrive.replay.automation-enabled", "true");
-            c.put("redrive.replay.redrive-lease", "2s");
-            c.put("redrive.replay.canary-timeout", "20s");
-            c.put("redrive.consumer-name", "redrive-worker");
-            return c;
-        }
-    }
 
     @Inject
     RedisDataSource redis;
