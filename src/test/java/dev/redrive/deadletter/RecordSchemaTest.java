@@ -35,6 +35,8 @@ import org.junit.jupiter.api.Test;
 class RecordSchemaTest {
 
     private static final Path LUA = Path.of("src/main/resources/lua");
+    /** How the scripts read a field of a dead-letter record: {@code record['name']}. */
+    private static final Pattern RECORD_READ = Pattern.compile("record\\[\\s*['\"]([^'\"]+)['\"]\\s*\\]");
     /** Script text by file, comments removed (a header may mention a field the code never uses). */
     private static Map<String, String> scripts;
 
@@ -64,11 +66,10 @@ class RecordSchemaTest {
 
     @Test
     void everyRecordFieldAScriptReadsIsAKnownField() {
-        Pattern read = Pattern.compile("record\\[\\s*['\"]([^'\"]+)['\"]\\s*\\]");
         Set<String> unknown = new TreeSet<>();
         int reads = 0;
         for (var script : scripts.entrySet()) {
-            Matcher m = read.matcher(script.getValue());
+            Matcher m = RECORD_READ.matcher(script.getValue());
             while (m.find()) {
                 reads++;
                 if (RecordField.named(m.group(1)).isEmpty()) {
@@ -78,6 +79,26 @@ class RecordSchemaTest {
         }
         assertTrue(reads > 0, "the scripts read record fields as record['name']; none found");
         assertEquals(Set.of(), unknown, "record fields the scripts read that RecordField does not name");
+    }
+
+    /**
+     * What the scripts must read by name: the filter's fields, where a replay goes and what it
+     * carries. A script that reads a record under another variable name than {@code record} would
+     * escape the check above; this fails first.
+     */
+    @Test
+    void theScriptsReadTheFieldsTheFilterAndReplayNeed() {
+        Set<RecordField> found = new TreeSet<>();
+        scripts.values().forEach(text -> {
+            Matcher m = RECORD_READ.matcher(text);
+            while (m.find()) {
+                RecordField.named(m.group(1)).ifPresent(found::add);
+            }
+        });
+        Set<RecordField> needed = Set.of(RecordField.ORIGIN_STREAM, RecordField.ORIGIN_ID, RecordField.JOB,
+                RecordField.FAILURE, RecordField.FINGERPRINT, RecordField.DEAD_AT, RecordField.REPLAYS,
+                RecordField.SNAPSHOT, RecordField.SNAPSHOT_PACKED);
+        assertEquals(new TreeSet<>(needed), found.stream().filter(needed::contains).collect(Collectors.toCollection(TreeSet::new)));
     }
 
     @Test
