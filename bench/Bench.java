@@ -23,6 +23,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.redrive.deadletter.DeadLetterRecord;
+import dev.redrive.deadletter.Fingerprint;
+import dev.redrive.redis.LuaScripts;
+import dev.redrive.redis.RedisKeys;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.redis.client.Command;
@@ -35,7 +39,8 @@ import io.vertx.redis.client.Response;
 
 /**
  * redrive's benchmark (issue 6). bench/run.sh starts the private redis-server and runs this file
- * with the packaged jar's own libraries on the class path (the Vert.x Redis client redrive uses).
+ * with the packaged service's own classes and libraries on the class path (the Vert.x Redis client
+ * redrive uses; its record writer, keys and scripts for seeding dead letters).
  * Every measurement starts the packaged service (quarkus-run.jar) with a bench handler, warms it up,
  * then opens a gate (below) and watches the consumer group from outside; it prints one line
  * "RESULT {json}" per measurement.
@@ -370,43 +375,35 @@ public class Bench {
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    /** A script as redis/LuaScripts runs it: each line "-- uses lib/<file>.lua" replaced by that file. */
-    static String withLibraries(Path dir, String file) throws IOException {
-        StringBuilder out = new StringBuilder();
-        for (String line : Files.readString(dir.resolve(file)).split("\n", -1)) {
-            out.append(line.startsWith("-- uses ") ? Files.readString(dir.resolve(line.substring(8).trim())) : line + "\n");
-        }
-        return out.toString();
-    }
-
-    /** Parks n entries with the project's own dead-letter.lua, so the records are what redrive writes. */
+    /**
+     * Parks n entries with the project's own dead-letter.lua, its record written by the project's
+     * DeadLetterRecord and its keys named by RedisKeys (run.sh puts the service's own classes on
+     * the class path), so the records are what redrive writes.
+     */
     static void seedDeadLetters(int n) throws Exception {
-        // the script of the build under test: the jar is <root>/target/quarkus-app/quarkus-run.jar
-        Path root = jar.toAbsolutePath().getParent().getParent().getParent();
-        String script = withLibraries(root.resolve("src/main/resources/lua"), "dead-letter.lua");
-        String sha = call("SCRIPT", "LOAD", script).toString();
+        String sha = call("SCRIPT", "LOAD", new LuaScripts().body(LuaScripts.Script.DEAD_LETTER)).toString();
         String origin = "bench-origin";
         call("DEL", origin);
         gen(origin, n, 0);
         call("XGROUP", "CREATE", origin, GROUP, "0");
-        String now = Instant.now().toString();
+        Instant now = Instant.now();
+        Fingerprint cause = new Fingerprint("bench0000", "bench: always fails");
+        List<String> keys = List.of(origin, DLQ, RedisKeys.deadLetterStats(DLQ), RedisKeys.notBefore(origin),
+                RedisKeys.replayed(DLQ), RedisKeys.replayedAt(DLQ));
         for (int done = 0; done < n; ) {
             Response r = call("XREADGROUP", "GROUP", GROUP, "seed", "COUNT", "1000", "STREAMS", origin, ">");
             List<Request> parks = new ArrayList<>();
             for (Response e : r.get(0).get(1)) {
                 String id = e.get(0).toString();
-                // KEYS and ARGV as redis/StreamAccess.deadLetter passes them (the script's header names them).
-                Request q = Request.cmd(Command.EVALSHA).arg(sha).arg(6).arg(origin).arg(DLQ).arg("{bench}:dlq:stats")
-                        .arg("{bench-origin}:not-before").arg("{bench}:dlq:replayed").arg("{bench}:dlq:replayed-at")
-                        .arg(GROUP).arg(0).arg(id).arg("exhausted").arg("bench0000").arg("bench: always fails");
-                String[] record = {"origin-stream", STREAM, "origin-id", id, "group", GROUP, "consumer", "seed",
-                        "job", "bench", "failure", "exhausted", "error-type", "bench", "reason", "bench handler always fails",
-                        "fingerprint", "bench0000", "attempts", "3", "max-attempts", "3", "enqueued-at", now,
-                        "last-attempt-at", now, "dead-at", now};
-                q.arg(record.length); // dead-letter.lua: a job's block ends with its record's length, then the record
-                for (String v : record) {
-                    q.arg(v);
-                }
+                Request q = Request.cmd(Command.EVALSHA).arg(sha).arg(keys.size());
+                keys.forEach(q::arg);
+                // dead-letter.lua's ARGV: group, forget-before, then per job id, kind, fingerprint, its text,
+                // the record's length and the record
+                q.arg(GROUP).arg("0").arg(id).arg("exhausted").arg(cause.id()).arg(cause.text());
+                List<String> record = new DeadLetterRecord(STREAM, id, GROUP, "seed", "bench", "exhausted", "bench",
+                        "bench handler always fails", cause, 3, 3, now, now, now).pairs();
+                q.arg(record.size());
+                record.forEach(q::arg);
                 parks.add(q);
             }
             conn.batch(parks).toCompletionStage().toCompletableFuture().get();

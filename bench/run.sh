@@ -71,8 +71,9 @@ for _ in $(seq 100); do [ "$(redis-cli -p "$PORT" ping 2>/dev/null)" = PONG ] &&
 [ "$(redis-cli -p "$PORT" ping 2>/dev/null)" = PONG ] || { echo "redis-server did not start" >&2; exit 1; }
 echo "redis-server $(redis-server --version | awk '{print $3}') pid $REDIS_PID on 127.0.0.1:$PORT; jobs=$JOBS reps=$REPS concurrency=$CONC; $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
-# The harness runs on the service's own libraries (Vert.x Redis client, Vert.x HTTP server).
-java -cp "target/quarkus-app/lib/main/*" "$HERE/Bench.java" --redis-port "$PORT" --jobs "$JOBS" --reps "$REPS" \
+# The harness runs on the service's own libraries (Vert.x Redis client, Vert.x HTTP server) and
+# classes (the dead-letter record, keys and scripts it seeds with).
+java -cp "target/quarkus-app/lib/main/*:target/quarkus-app/app/*" "$HERE/Bench.java" --redis-port "$PORT" --jobs "$JOBS" --reps "$REPS" \
   --only "$ONLY" --concurrency "$CONC" --latency-seconds "$LAT_S" --jar "$JAR" --out "$OUT" \
   --java-opts "${BENCH_JAVA_OPTS:--Xmx128m}" | tee "$OUT/stdout.txt" | { grep --line-buffered '^RESULT ' || true; } | sed -u 's/^RESULT //'
 grep '^RESULT ' "$OUT/stdout.txt" | sed 's/^RESULT //' > "$OUT/results.jsonl"

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 
 import dev.redrive.deadletter.DeadLetterEntry;
 import dev.redrive.deadletter.Excerpt;
+import dev.redrive.deadletter.RecordField;
 
 /**
  * A dead-letter record as JSON. {@code fields} is the snapshot (values that are not UTF-8 come as
@@ -31,10 +32,11 @@ public record EntryView(String id, String originStream, String originId, String 
     static EntryView of(Excerpt excerpt, int repeatOffenderAfter, boolean withFields) {
         DeadLetterEntry e = excerpt.record();
         List<String> cut = excerpt.truncatedRecordFields();
-        boolean packed = "packed".equals(e.record().get("snapshot"));
-        return new EntryView(e.id(), e.originStream(), e.originId(), e.field("group"), e.field("consumer"), e.job(),
-                e.failure(), e.field("error-type"), e.field("reason"), e.fingerprint(), e.attempts(), e.maxAttempts(),
-                e.instant("enqueued-at"), e.instant("last-attempt-at"), e.deadAt(), e.replays(),
+        boolean packed = e.snapshotPacked();
+        return new EntryView(e.id(), e.originStream(), e.originId(), e.field(RecordField.GROUP),
+                e.field(RecordField.CONSUMER), e.job(), e.failure(), e.field(RecordField.ERROR_TYPE),
+                e.field(RecordField.REASON), e.fingerprint(), e.attempts(), e.maxAttempts(),
+                e.instant(RecordField.ENQUEUED_AT), e.instant(RecordField.LAST_ATTEMPT_AT), e.deadAt(), e.replays(),
                 e.replays() >= repeatOffenderAfter, e.snapshotMissing(), packed ? Boolean.TRUE : null,
                 cut.isEmpty() ? null : cut, excerpt.fieldsLeftOut() == 0 ? null : excerpt.fieldsLeftOut(),
                 withFields ? ValueJson.of(excerpt.snapshot()) : null);

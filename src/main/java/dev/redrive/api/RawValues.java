@@ -8,7 +8,7 @@ import jakarta.inject.Inject;
 import org.jboss.resteasy.reactive.RestMulti;
 
 import dev.redrive.config.RedriveConfig;
-import dev.redrive.deadletter.DeadLetterRecord;
+import dev.redrive.deadletter.RecordField;
 import dev.redrive.deadletter.DeadLetterStore;
 import dev.redrive.deadletter.DeadLetterStore.Slice;
 import io.smallrye.mutiny.Multi;
@@ -33,7 +33,7 @@ class RawValues {
     RedriveConfig config;
 
     Multi<byte[]> stream(String dlq, String id, String name) {
-        String field = DeadLetterRecord.SNAPSHOT_PREFIX + name;
+        String field = RecordField.snapshotField(name);
         int slice = config.reads().entryBytes();
         // The permit is taken on subscription, so a response that is never sent can't keep one.
         Uni<Started> head = Uni.createFrom().deferred(() -> {
@@ -69,6 +69,6 @@ class RawValues {
         return store.slice(dlq, id, field, from, max).ifNoItem().after(config.redisTimeout()).fail()
                 .map(found -> found.orElseThrow(() -> new ProblemException(404,
                 "no-such-field", "No such field", "entry " + id + " of " + dlq + " has no snapshot field '"
-                        + field.substring(DeadLetterRecord.SNAPSHOT_PREFIX.length()) + "'")));
+                        + RecordField.snapshotName(field) + "'")));
     }
 }

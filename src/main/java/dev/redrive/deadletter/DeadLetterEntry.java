@@ -16,16 +16,14 @@ import dev.redrive.job.PackedFields;
  */
 public record DeadLetterEntry(String id, Map<String, String> record, Map<String, byte[]> snapshot) {
 
-    /** The record field that holds a big snapshot packed (its {@code snapshot} field says {@code packed}). */
-    public static final String PACKED_SNAPSHOT = "snapshot-packed";
-
     public static DeadLetterEntry of(String id, Map<String, byte[]> fields) {
         Map<String, String> record = new LinkedHashMap<>();
         Map<String, byte[]> snapshot = new LinkedHashMap<>();
         fields.forEach((name, value) -> {
-            if (name.startsWith(DeadLetterRecord.SNAPSHOT_PREFIX)) {
-                snapshot.put(name.substring(DeadLetterRecord.SNAPSHOT_PREFIX.length()), value);
-            } else if (name.equals(PACKED_SNAPSHOT)) {
+            String snapshotName = RecordField.snapshotName(name);
+            if (snapshotName != null) {
+                snapshot.put(snapshotName, value);
+            } else if (name.equals(RecordField.SNAPSHOT_PACKED.wireName())) {
                 Map<String, byte[]> unpacked = PackedFields.decode(value);
                 if (unpacked != null) {
                     snapshot.putAll(unpacked);
@@ -37,49 +35,50 @@ public record DeadLetterEntry(String id, Map<String, String> record, Map<String,
         return new DeadLetterEntry(id, record, PackedFields.expand(snapshot));
     }
 
-    public String field(String name) {
-        return record.getOrDefault(name, "");
+    /** A record field's text, "" when the record lacks it. */
+    public String field(RecordField field) {
+        return record.getOrDefault(field.wireName(), "");
     }
 
     public String originStream() {
-        return field("origin-stream");
+        return field(RecordField.ORIGIN_STREAM);
     }
 
     public String originId() {
-        return field("origin-id");
+        return field(RecordField.ORIGIN_ID);
     }
 
     public String job() {
-        return field("job");
+        return field(RecordField.JOB);
     }
 
     public String failure() {
-        return field("failure");
+        return field(RecordField.FAILURE);
     }
 
     public String fingerprint() {
-        return field("fingerprint");
+        return field(RecordField.FINGERPRINT);
     }
 
     public int replays() {
-        return number("replays");
+        return number(RecordField.REPLAYS);
     }
 
     public int attempts() {
-        return number("attempts");
+        return number(RecordField.ATTEMPTS);
     }
 
     public int maxAttempts() {
-        return number("max-attempts");
+        return number(RecordField.MAX_ATTEMPTS);
     }
 
     /** When the job was parked; null when the record has no readable time. */
     public Instant deadAt() {
-        return instant("dead-at");
+        return instant(RecordField.DEAD_AT);
     }
 
-    public Instant instant(String name) {
-        String value = field(name);
+    public Instant instant(RecordField field) {
+        String value = field(field);
         if (value.isEmpty()) {
             return null;
         }
@@ -92,10 +91,15 @@ public record DeadLetterEntry(String id, Map<String, String> record, Map<String,
 
     /** True when the job had been trimmed from its stream before it was parked. */
     public boolean snapshotMissing() {
-        return "missing".equals(record.get("snapshot"));
+        return RecordField.MISSING.equals(field(RecordField.SNAPSHOT));
     }
 
-    private int number(String name) {
+    /** True when the snapshot is stored packed in one field. */
+    public boolean snapshotPacked() {
+        return RecordField.PACKED.equals(field(RecordField.SNAPSHOT));
+    }
+
+    private int number(RecordField name) {
         try {
             return Integer.parseInt(field(name).trim());
         } catch (NumberFormatException e) {

@@ -8,8 +8,8 @@ import dev.redrive.job.Job;
 import dev.redrive.retry.Failure;
 
 /**
- * The record written beside a parked job's snapshot, as stream fields. Field names are part of
- * redrive's contract (README, "The dead-letter record"). dead-letter.lua adds the snapshot (as
+ * The record written beside a parked job's snapshot, as stream fields named by {@link RecordField}.
+ * dead-letter.lua adds the fields {@link RecordField#writtenByScript()}: the snapshot (as
  * {@code f:<name>}, or packed) and {@code replays}, which it takes from what redrive recorded when
  * it replayed the entry, never from the job's own fields.
  */
@@ -29,9 +29,6 @@ public record DeadLetterRecord(
         Instant lastAttemptAt,
         Instant deadAt) {
 
-    /** Prefix of the snapshot's fields in the dead-letter stream. */
-    public static final String SNAPSHOT_PREFIX = "f:";
-
     public static DeadLetterRecord of(Job job, String group, String consumer, String failureKind, Failure failure,
             Instant lastAttemptAt, Instant deadAt) {
         return new DeadLetterRecord(job.stream(), job.id(), group, consumer, job.name(), failureKind,
@@ -42,25 +39,25 @@ public record DeadLetterRecord(
     /** Name, value pairs in the order they appear in the dead-letter stream. */
     public List<String> pairs() {
         List<String> p = new ArrayList<>(30);
-        add(p, "origin-stream", originStream);
-        add(p, "origin-id", originId);
-        add(p, "group", group);
-        add(p, "consumer", consumer);
-        add(p, "job", job);
-        add(p, "failure", failureKind);
-        add(p, "error-type", errorType);
-        add(p, "reason", reason);
-        add(p, "fingerprint", fingerprint.id());
-        add(p, "attempts", Integer.toString(attempts));
-        add(p, "max-attempts", Integer.toString(maxAttempts));
-        add(p, "enqueued-at", enqueuedAt.toString());
-        add(p, "last-attempt-at", lastAttemptAt == null ? "" : lastAttemptAt.toString());
-        add(p, "dead-at", deadAt.toString());
+        add(p, RecordField.ORIGIN_STREAM, originStream);
+        add(p, RecordField.ORIGIN_ID, originId);
+        add(p, RecordField.GROUP, group);
+        add(p, RecordField.CONSUMER, consumer);
+        add(p, RecordField.JOB, job);
+        add(p, RecordField.FAILURE, failureKind);
+        add(p, RecordField.ERROR_TYPE, errorType);
+        add(p, RecordField.REASON, reason);
+        add(p, RecordField.FINGERPRINT, fingerprint.id());
+        add(p, RecordField.ATTEMPTS, Integer.toString(attempts));
+        add(p, RecordField.MAX_ATTEMPTS, Integer.toString(maxAttempts));
+        add(p, RecordField.ENQUEUED_AT, enqueuedAt.toString());
+        add(p, RecordField.LAST_ATTEMPT_AT, lastAttemptAt == null ? "" : lastAttemptAt.toString());
+        add(p, RecordField.DEAD_AT, deadAt.toString());
         return p;
     }
 
-    private static void add(List<String> pairs, String name, String value) {
-        pairs.add(name);
+    private static void add(List<String> pairs, RecordField field, String value) {
+        pairs.add(field.wireName());
         pairs.add(value == null ? "" : value);
     }
 }

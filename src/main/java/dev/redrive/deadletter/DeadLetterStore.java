@@ -79,17 +79,17 @@ public class DeadLetterStore {
             Map<String, Long> byFailure = new TreeMap<>();
             Map<String, Long> byFingerprint = new TreeMap<>();
             Map<String, String> texts = new TreeMap<>();
-            t.getItem4().forEach((field, value) -> {
-                if (field.startsWith("origin:")) {
-                    byOrigin.put(field.substring(7), parse(value));
-                } else if (field.startsWith("failure:")) {
-                    byFailure.put(field.substring(8), parse(value));
-                } else if (field.startsWith("fingerprint-text:")) {
-                    texts.put(field.substring(17), value);
-                } else if (field.startsWith("fingerprint:")) {
-                    byFingerprint.put(field.substring(12), parse(value));
+            t.getItem4().forEach((field, value) -> StatsField.parse(field).ifPresent(counted -> {
+                switch (counted.field()) {
+                    case ORIGIN -> byOrigin.put(counted.key(), parse(value));
+                    case FAILURE -> byFailure.put(counted.key(), parse(value));
+                    case FINGERPRINT -> byFingerprint.put(counted.key(), parse(value));
+                    case FINGERPRINT_TEXT -> texts.put(counted.key(), value);
+                    case PARKED -> {
+                        // the depth comes from XLEN, which can't drift
+                    }
                 }
-            });
+            }));
             List<DeadLetterSummary.Cause> causes = new ArrayList<>();
             byFingerprint.forEach((fp, n) -> causes.add(new DeadLetterSummary.Cause(fp, texts.getOrDefault(fp, ""), n)));
             causes.sort(Comparator.comparingLong(DeadLetterSummary.Cause::count).reversed());

@@ -27,7 +27,7 @@ public record Excerpt(String id, Map<String, Value> fields, int fieldsLeftOut) {
     public DeadLetterEntry record() {
         Map<String, String> record = new LinkedHashMap<>();
         fields.forEach((name, value) -> {
-            if (!name.startsWith(DeadLetterRecord.SNAPSHOT_PREFIX)) {
+            if (RecordField.snapshotName(name) == null) {
                 record.put(name, new String(value.bytes(), StandardCharsets.UTF_8));
             }
         });
@@ -38,8 +38,9 @@ public record Excerpt(String id, Map<String, Value> fields, int fieldsLeftOut) {
     public Map<String, Value> snapshot() {
         Map<String, Value> snapshot = new LinkedHashMap<>();
         fields.forEach((name, value) -> {
-            if (name.startsWith(DeadLetterRecord.SNAPSHOT_PREFIX)) {
-                snapshot.put(name.substring(DeadLetterRecord.SNAPSHOT_PREFIX.length()), value);
+            String snapshotName = RecordField.snapshotName(name);
+            if (snapshotName != null) {
+                snapshot.put(snapshotName, value);
             }
         });
         return snapshot;
@@ -48,7 +49,7 @@ public record Excerpt(String id, Map<String, Value> fields, int fieldsLeftOut) {
     /** Names of the record's own fields (not the snapshot's) that were cut short. */
     public List<String> truncatedRecordFields() {
         return fields.entrySet().stream()
-                .filter(f -> !f.getKey().startsWith(DeadLetterRecord.SNAPSHOT_PREFIX) && f.getValue().truncated())
+                .filter(f -> RecordField.snapshotName(f.getKey()) == null && f.getValue().truncated())
                 .map(Map.Entry::getKey).toList();
     }
 }

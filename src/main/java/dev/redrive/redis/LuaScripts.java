@@ -68,6 +68,15 @@ public class LuaScripts {
         }
     }
 
+    /** The script as Redis runs it, its libraries in place: for tools that call it themselves (bench/). */
+    public String body(Script script) {
+        Loaded loaded = scripts.get(script);
+        if (loaded == null) {
+            throw new IllegalStateException("no script " + script.file);
+        }
+        return loaded.body;
+    }
+
     /** Runs the script with the given keys (all in one hash slot) and string arguments. */
     public Uni<Response> run(Script script, List<String> keys, List<String> args) {
         Loaded loaded = scripts.get(script);

@@ -26,14 +26,17 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.redrive.deadletter.RecordField;
 import dev.redrive.testing.ApiUsers;
 import dev.redrive.testing.Await;
+import dev.redrive.testing.DeadLetterSeed;
 import dev.redrive.testing.RedisResource;
 import dev.redrive.testing.ScriptedHandler;
 import dev.redrive.testing.Streams;
+import dev.redrive.testing.TestConfig;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -43,7 +46,7 @@ import io.smallrye.common.annotation.Identifier;
 
 /** The operator API on a real redis-server: who may do what, replay, discard, audit, and bad input. */
 @QuarkusTest
-@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(RedisResource.class)
 @TestProfile(DeadLetterApiTest.Profile.class)
 class DeadLetterApiTest {
 
@@ -55,17 +58,11 @@ class DeadLetterApiTest {
     public static class Profile implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            Map<String, String> c = new HashMap<>(ApiUsers.config());
-            c.put("redrive.queues.jobs.handler", "scripted");
-            c.put("redrive.queues.jobs.attempts", "2");
-            c.put("redrive.queues.jobs.backoff", "50ms");
-            c.put("redrive.queues.jobs.block", "200ms");
-            c.put("redrive.queues.jobs.retry-poll", "20ms");
-            c.put("redrive.replay.repeat-offender-after", "2");
-            c.put("redrive.replay.max-body-bytes", "4096");
-            c.put("redrive.replay.automation-enabled", "false");
-            c.put("redrive.consumer-name", "api-worker");
-            return c;
+            return TestConfig.withApiUsers().queue("jobs").attempts(2).backoff("50ms").retryPoll("20ms").and()
+                    .set("redrive.replay.repeat-offender-after", "2")
+                    .set("redrive.replay.max-body-bytes", "4096")
+                    .set("redrive.replay.automation-enabled", "false")
+                    .set("redrive.consumer-name", "api-worker").build();
         }
     }
 
@@ -417,8 +414,8 @@ class DeadLetterApiTest {
 
     @Test
     void replayToAStreamNoQueueReadsIsRefused() {
-        String forged = streams.add(DLQ, Map.of("origin-stream", "{jobs}elsewhere", "origin-id", "1-0",
-                "failure", "terminal", "fingerprint", "aaaaaaaaaaaa", "replays", "0", "f:kind", "ok"));
+        String forged = DeadLetterSeed.from("{jobs}elsewhere", "1-0").with(RecordField.FAILURE, "terminal")
+                .with(RecordField.FINGERPRINT, "aaaaaaaaaaaa").snapshot("kind", "ok").park(streams.redis(), DLQ);
         problem(as("operator").post("/dlq/" + enc(DLQ) + "/entries/" + enc(forged) + "/replay").then(), 422);
         assertEquals(1, streams.all(DLQ).stream().filter(m -> m.id().equals(forged)).count(), "still parked");
         as("operator").delete("/dlq/" + enc(DLQ) + "/entries/" + enc(forged) + "?reason=forged%20by%20a%20test").then().statusCode(200);

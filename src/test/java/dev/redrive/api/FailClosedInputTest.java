@@ -12,9 +12,12 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import dev.redrive.deadletter.RecordField;
+import dev.redrive.testing.ApiProfile;
+import dev.redrive.testing.DeadLetterSeed;
 import dev.redrive.testing.RedisResource;
 import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.ValidatableResponse;
@@ -25,8 +28,8 @@ import io.restassured.response.ValidatableResponse;
  * can't hold. Each answers a 400 problem naming what is wrong, and nothing changes.
  */
 @QuarkusTest
-@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
-@TestProfile(RedriveApiTest.Profile.class)
+@WithTestResource(RedisResource.class)
+@TestProfile(ApiProfile.class)
 class FailClosedInputTest {
 
     static final String D = DeadLetterApiTest.D;
@@ -36,9 +39,9 @@ class FailClosedInputTest {
     RedisDataSource redis;
 
     String park(String origin) {
-        return redis.execute("XADD", DLQ, "*", "origin-stream", origin, "origin-id", "1-0", "job", "closed", "failure",
-                "exhausted", "fingerprint", "eeeeeeeeeeee", "dead-at", "2026-01-01T00:00:00Z", "replays", "0",
-                "f:payload", "x").toString();
+        return DeadLetterSeed.from(origin, "1-0").with(RecordField.JOB, "closed")
+                .with(RecordField.FINGERPRINT, "eeeeeeeeeeee").with(RecordField.DEAD_AT, "2026-01-01T00:00:00Z")
+                .snapshot("payload", "x").park(redis, DLQ);
     }
 
     long tasks() {

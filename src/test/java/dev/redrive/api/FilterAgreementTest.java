@@ -10,7 +10,6 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,13 +24,14 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.redrive.testing.ApiUsers;
+import dev.redrive.deadletter.RecordField;
+import dev.redrive.testing.ApiProfile;
 import dev.redrive.testing.Await;
+import dev.redrive.testing.DeadLetterSeed;
 import dev.redrive.testing.RedisResource;
 import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.ExtractableResponse;
@@ -44,31 +44,19 @@ import io.restassured.response.Response;
  * Seeded, so a failure names the seed and replays exactly.
  */
 @QuarkusTest
-@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
-@TestProfile(FilterAgreementTest.Profile.class)
+@WithTestResource(RedisResource.class)
+@TestProfile(ApiProfile.class)
 class FilterAgreementTest {
 
     static final String DLQ = "{gen}:dlq";
     static final String D = "/dlq/" + enc(DLQ);
-    static final List<String> ORIGINS = List.of("{gen}a", "{gen}b", "{gen}c");
+    static final List<String> ORIGINS = ApiProfile.GEN_ORIGINS;
     static final List<String> JOBS = List.of("x", "y", "z");
     static final List<String> FAILURES = List.of("terminal", "exhausted", "missing", "max-receive");
     static final List<String> FINGERPRINTS = List.of("aaaaaaaaaaaa", "bbbbbbbbbbbb", "cccccccccccc");
     static final Instant START = Instant.parse("2026-03-01T00:00:00Z");
     static final long SEED = 20261201L;
     static final int ROUNDS = 25;
-
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            Map<String, String> c = new HashMap<>(ApiUsers.config());
-            c.put("redrive.queues.gen.handler", "scripted");
-            c.put("redrive.queues.gen.block", "200ms");
-            c.put("redrive.replay.allowed-streams", String.join(",", ORIGINS));
-            c.put("redrive.consumer-name", "gen-worker");
-            return c;
-        }
-    }
 
     /** A generated record: what the filter reads of it. deadAt may be unreadable or absent. */
     record Rec(String id, String origin, String job, String failure, String fingerprint, String deadAt) {
@@ -198,13 +186,11 @@ class FilterAgreementTest {
                 case 1 -> null;
                 default -> instant(random).toString();
             };
-            List<String> args = new ArrayList<>(List.of(DLQ, "*", "origin-stream", origin, "origin-id", i + 1 + "-0",
-                    "job", job, "failure", failure, "fingerprint", fingerprint, "replays", "0"));
-            if (deadAt != null) {
-                args.addAll(List.of("dead-at", deadAt));
-            }
-            args.addAll(List.of("f:payload", "generated " + i));
-            String id = redis.execute("XADD", args.toArray(String[]::new)).toString();
+            DeadLetterSeed record = DeadLetterSeed.from(origin, i + 1 + "-0").with(RecordField.JOB, job)
+                    .with(RecordField.FAILURE, failure).with(RecordField.FINGERPRINT, fingerprint)
+                    .snapshot("payload", "generated " + i);
+            String id = (deadAt == null ? record.without(RecordField.DEAD_AT) : record.with(RecordField.DEAD_AT, deadAt))
+                    .park(redis, DLQ);
             records.add(new Rec(id, origin, job, failure, fingerprint, deadAt));
         }
         return records;

@@ -9,15 +9,16 @@ import org.junit.jupiter.api.Test;
 import dev.redrive.testing.ApiUsers;
 import dev.redrive.testing.JwtIssuer;
 import dev.redrive.testing.RedisResource;
-import io.quarkus.test.common.QuarkusTestResource;
+import dev.redrive.testing.TestConfig;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 
 /** Bearer JWT (the production option) beside Basic: roles from the groups claim, forged tokens refused. */
 @QuarkusTest
-@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
-@QuarkusTestResource(value = JwtIssuer.class, restrictToAnnotatedClass = true)
+@WithTestResource(RedisResource.class)
+@WithTestResource(JwtIssuer.class)
 @TestProfile(JwtAuthTest.Profile.class)
 class JwtAuthTest {
 
@@ -26,9 +27,7 @@ class JwtAuthTest {
     public static class Profile implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            Map<String, String> c = new java.util.HashMap<>(ApiUsers.config());
-            c.put("redrive.queues.jwt.handler", "demo");
-            return c;
+            return TestConfig.withApiUsers().queue("jwt").handler("demo").and().build();
         }
     }
 

@@ -33,11 +33,13 @@ import org.junit.jupiter.api.Test;
 
 import dev.redrive.testing.ApiUsers;
 import dev.redrive.testing.Await;
+import dev.redrive.testing.DeadLetterSeed;
 import dev.redrive.testing.RedisResource;
 import dev.redrive.testing.Streams;
+import dev.redrive.testing.TestConfig;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -51,7 +53,7 @@ import io.restassured.response.Response;
  * values need not be large.
  */
 @QuarkusTest
-@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(RedisResource.class)
 @TestProfile(LargeValuesApiTest.Profile.class)
 class LargeValuesApiTest {
 
@@ -63,14 +65,10 @@ class LargeValuesApiTest {
     public static class Profile implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            Map<String, String> c = new HashMap<>(ApiUsers.config());
-            c.put("redrive.queues.big.handler", "scripted");
-            c.put("redrive.queues.big.attempts", "1");
-            c.put("redrive.queues.big.block", "200ms");
-            c.put("redrive.reads.value-bytes", "1000");
-            c.put("redrive.reads.entry-bytes", "4096");
-            c.put("redrive.reads.concurrent", "1");
-            return c;
+            return TestConfig.withApiUsers().queue("big").attempts(1).and()
+                    .set("redrive.reads.value-bytes", "1000")
+                    .set("redrive.reads.entry-bytes", "4096")
+                    .set("redrive.reads.concurrent", "1").build();
         }
     }
 
@@ -230,11 +228,7 @@ class LargeValuesApiTest {
     @Test
     void oneReadTooManyIsRefusedWith503AndRetryAfterUntilTheReaderLetsGo() throws Exception {
         // Written straight into the dead-letter stream: the view reads entries, however they got there.
-        Map<String, byte[]> entry = new LinkedHashMap<>();
-        entry.put("origin-stream", STREAM.getBytes(StandardCharsets.UTF_8));
-        entry.put("origin-id", "1-1".getBytes(StandardCharsets.UTF_8));
-        entry.put("f:payload", bytes(32 << 20, 'z'));
-        String id = redis.stream(String.class, String.class, byte[].class).xadd(DLQ, entry);
+        String id = DeadLetterSeed.from(STREAM, "1-1").snapshot("payload", bytes(32 << 20, 'z')).park(redis, DLQ);
         as("viewer").get(D + "/entries/" + enc(id)).then().statusCode(200);
 
         int port = ConfigProvider.getConfig().getValue("quarkus.http.test-port", Integer.class);

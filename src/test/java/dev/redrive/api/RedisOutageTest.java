@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -24,11 +23,13 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import dev.redrive.testing.ApiUsers;
+import dev.redrive.deadletter.RecordField;
 import dev.redrive.testing.Await;
+import dev.redrive.testing.DeadLetterSeed;
 import dev.redrive.testing.StallableRedisResource;
+import dev.redrive.testing.TestConfig;
 import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -43,7 +44,7 @@ import io.restassured.specification.RequestSpecification;
  * says so within a second, and everything answers again once Redis is back.
  */
 @QuarkusTest
-@QuarkusTestResource(value = StallableRedisResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(StallableRedisResource.class)
 @TestProfile(RedisOutageTest.Profile.class)
 class RedisOutageTest {
 
@@ -57,15 +58,12 @@ class RedisOutageTest {
     public static class Profile implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            Map<String, String> c = new HashMap<>(ApiUsers.config());
-            c.put("redrive.queues.jobs.handler", "scripted");
-            c.put("redrive.queues.jobs.block", "200ms");
-            c.put("redrive.replay.allowed-streams", "{jobs}back");
-            c.put("redrive.redis-timeout", "2s");
-            // Enough reads in flight that a freeze makes the pool grow (the read limit would answer 503 busy first).
-            c.put("redrive.reads.concurrent", "32");
-            c.put("redrive.consumer-name", "outage-worker");
-            return c;
+            return TestConfig.withApiUsers().queue("jobs").and()
+                    .set("redrive.replay.allowed-streams", "{jobs}back")
+                    .set("redrive.redis-timeout", "2s")
+                    // Enough reads in flight that a freeze makes the pool grow (the read limit would answer 503 busy first).
+                    .set("redrive.reads.concurrent", "32")
+                    .set("redrive.consumer-name", "outage-worker").build();
         }
     }
 
@@ -76,9 +74,9 @@ class RedisOutageTest {
 
     @BeforeEach
     void park() {
-        parked = redis.execute("XADD", DLQ, "*", "origin-stream", "{jobs}back", "origin-id", "1-0", "job", "outage",
-                "failure", "exhausted", "fingerprint", "ffffffffffff", "dead-at", "2026-01-01T00:00:00Z", "replays", "0",
-                "f:payload", "x").toString();
+        parked = DeadLetterSeed.from("{jobs}back", "1-0").with(RecordField.JOB, "outage")
+                .with(RecordField.FINGERPRINT, "ffffffffffff").with(RecordField.DEAD_AT, "2026-01-01T00:00:00Z")
+                .snapshot("payload", "x").park(redis, DLQ);
     }
 
     static RequestSpecification bounded(RequestSpecification r, int ceilingMs) {

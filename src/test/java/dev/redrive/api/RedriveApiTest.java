@@ -10,9 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -27,51 +25,34 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.redrive.deadletter.RecordField;
 import dev.redrive.deadletter.Redrives;
+import dev.redrive.deadletter.StatsField;
 import dev.redrive.redis.LuaScripts;
 import dev.redrive.redis.RedisKeys;
-import dev.redrive.testing.ApiUsers;
+import dev.redrive.testing.ApiProfile;
 import dev.redrive.testing.Await;
+import dev.redrive.testing.DeadLetterSeed;
 import dev.redrive.testing.RedisResource;
 import dev.redrive.testing.Streams;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.ValidatableResponse;
 
 /** Bulk redrives on a real redis-server: pace, cancel, restart, canary, dry run; nothing moves twice. */
 @QuarkusTest
-@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
-@TestProfile(RedriveApiTest.Profile.class)
+@WithTestResource(RedisResource.class)
+@TestProfile(ApiProfile.class)
 class RedriveApiTest {
 
     static final String STREAM = "jobs";
     static final String DLQ = "{jobs}:dlq";
     static final String D = DeadLetterApiTest.D;
     static final Duration BOUND = Duration.ofSeconds(30);
-
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            Map<String, String> c = new HashMap<>(ApiUsers.config());
-            c.put("redrive.queues.jobs.handler", "scripted");
-            c.put("redrive.queues.jobs.attempts", "1");
-            c.put("redrive.queues.jobs.block", "200ms");
-            c.put("redrive.queues.jobs.retry-poll", "20ms");
-            // Streams no worker reads: replayed jobs stay there to be counted.
-            c.put("redrive.replay.allowed-streams", "{jobs}pace,{jobs}fast,{jobs}cancel,{jobs}restart,{jobs}dry,{jobs}pick,{jobs}canary,"
-                    + "{jobs}overlap,{jobs}odd");
-            c.put("redrive.replay.automation-enabled", "true");
-            c.put("redrive.replay.redrive-lease", "2s");
-            c.put("redrive.replay.canary-timeout", "20s");
-            c.put("redrive.consumer-name", "redrive-worker");
-            return c;
-        }
-    }
 
     @Inject
     RedisDataSource redis;
@@ -89,21 +70,38 @@ class RedriveApiTest {
         streams = new Streams(redis);
     }
 
-    /** Parks n records from origin directly, with their counters, in one script (as dead-letter.lua would). */
+    /**
+     * Parks n records from origin directly, with their counters, as dead-letter.lua would: the
+     * records as {@link DeadLetterSeed} writes them, added by one script (n may be thousands).
+     */
     void seed(String origin, int n) {
-        String script = "local now = ARGV[3]\n"
-                + "for i = 1, tonumber(ARGV[2]) do\n"
-                + "  redis.call('XADD', KEYS[1], '*', 'origin-stream', ARGV[1], 'origin-id', i .. '-0', 'group', 'redrive',"
-                + " 'job', 'bulk', 'failure', 'exhausted', 'error-type', 'http-503', 'reason', 'down', 'fingerprint',"
-                + " 'bbbbbbbbbbbb', 'attempts', '5', 'max-attempts', '5', 'enqueued-at', now, 'dead-at', now, 'replays', '0',"
-                + " 'f:n', tostring(i), 'f:payload', 'job ' .. i)\n"
+        List<String> args = new ArrayList<>();
+        args.add("EVAL");
+        args.add("local at = 1\n"
+                + "while at <= #ARGV do\n"
+                + "  local n = tonumber(ARGV[at])\n"
+                + "  redis.call('XADD', KEYS[1], '*', unpack(ARGV, at + 1, at + n))\n"
+                + "  at = at + n + 1\n"
                 + "end\n"
-                + "redis.call('HINCRBY', KEYS[2], 'parked', ARGV[2])\n"
-                + "redis.call('HINCRBY', KEYS[2], 'failure:exhausted', ARGV[2])\n"
-                + "redis.call('HINCRBY', KEYS[2], 'origin:' .. ARGV[1], ARGV[2])\n"
-                + "redis.call('HINCRBY', KEYS[2], 'fingerprint:bbbbbbbbbbbb', ARGV[2])\n"
-                + "return 1";
-        redis.execute("EVAL", script, "2", DLQ, "{jobs}:dlq:stats", origin, Integer.toString(n), Instant.now().toString());
+                + "return 1");
+        args.add("1");
+        args.add(DLQ);
+        for (int i = 1; i <= n; i++) {
+            List<String> record = DeadLetterSeed.from(origin, i + "-0").with(RecordField.JOB, "bulk")
+                    .with(RecordField.ERROR_TYPE, "http-503").with(RecordField.REASON, "down")
+                    .with(RecordField.FINGERPRINT, "bbbbbbbbbbbb").with(RecordField.ATTEMPTS, "5")
+                    .with(RecordField.MAX_ATTEMPTS, "5").snapshot("n", Integer.toString(i))
+                    .snapshot("payload", "job " + i).pairs();
+            args.add(Integer.toString(record.size()));
+            args.addAll(record);
+        }
+        redis.execute(args.get(0), args.subList(1, args.size()).toArray(String[]::new));
+        String stats = RedisKeys.deadLetterStats(DLQ);
+        var counters = redis.hash(String.class, String.class, Long.class);
+        counters.hincrby(stats, StatsField.PARKED.kind(), n);
+        counters.hincrby(stats, StatsField.FAILURE.field("exhausted"), n);
+        counters.hincrby(stats, StatsField.ORIGIN.field(origin), n);
+        counters.hincrby(stats, StatsField.FINGERPRINT.field("bbbbbbbbbbbb"), n);
     }
 
     String start(String body) {
@@ -329,10 +327,11 @@ class RedriveApiTest {
 
     /** Parks one record as given (a snapshot field unless the record says it has none); returns its id. */
     String park(String origin, String job, String failure, String fingerprint, String deadAt) {
-        List<String> args = new ArrayList<>(List.of(DLQ, "*", "origin-stream", origin, "origin-id", "1-0", "job", job,
-                "failure", failure, "fingerprint", fingerprint, "dead-at", deadAt, "replays", "0"));
-        args.addAll(failure.equals("missing") ? List.of("snapshot", "missing") : List.of("f:payload", job + " " + deadAt));
-        return redis.execute("XADD", args.toArray(String[]::new)).toString();
+        DeadLetterSeed record = DeadLetterSeed.from(origin, "1-0").with(RecordField.JOB, job)
+                .with(RecordField.FAILURE, failure).with(RecordField.FINGERPRINT, fingerprint)
+                .with(RecordField.DEAD_AT, deadAt);
+        return (failure.equals("missing") ? record.snapshotMissing() : record.snapshot("payload", job + " " + deadAt))
+                .park(redis, DLQ);
     }
 
     /** Every entry a listing with this query finds, following its cursor to the end. */

@@ -4,13 +4,13 @@ import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import dev.redrive.testing.ApiProfile;
 import dev.redrive.testing.ApiUsers;
 import dev.redrive.testing.Await;
 import dev.redrive.testing.RedisResource;
@@ -18,32 +18,18 @@ import dev.redrive.testing.ScriptedHandler;
 import dev.redrive.testing.Streams;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.smallrye.common.annotation.Identifier;
 
 /** DLQ_NAME: two queues share one dead-letter stream on a single Redis; each record says where to go back. */
 @QuarkusTest
-@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
-@TestProfile(SharedDeadLetterStreamTest.Profile.class)
+@WithTestResource(RedisResource.class)
+@TestProfile(ApiProfile.class)
 class SharedDeadLetterStreamTest {
 
     static final Duration BOUND = Duration.ofSeconds(20);
-
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            Map<String, String> c = new HashMap<>(ApiUsers.config());
-            for (String q : new String[] {"invoices", "mails"}) {
-                c.put("redrive.queues." + q + ".handler", "scripted");
-                c.put("redrive.queues." + q + ".dlq", "dead-letters");
-                c.put("redrive.queues." + q + ".block", "200ms");
-            }
-            return c;
-        }
-    }
 
     @Inject
     RedisDataSource redis;

@@ -9,7 +9,6 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +22,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.redrive.job.PackedFields;
 import dev.redrive.redis.RedisKeys;
+import dev.redrive.testing.ApiProfile;
 import dev.redrive.testing.ApiUsers;
 import dev.redrive.testing.Await;
 import dev.redrive.testing.RedisResource;
@@ -31,9 +31,8 @@ import dev.redrive.testing.Streams;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
 import io.quarkus.redis.datasource.stream.StreamRange;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.specification.RequestSpecification;
 import io.smallrye.common.annotation.Identifier;
@@ -44,8 +43,8 @@ import io.smallrye.common.annotation.Identifier;
  * acked and lost. And a job that truly can't be parked stays pending while the others are parked.
  */
 @QuarkusTest
-@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
-@TestProfile(BigEntryTest.Profile.class)
+@WithTestResource(RedisResource.class)
+@TestProfile(ApiProfile.class)
 class BigEntryTest {
 
     static final String STREAM = "big";
@@ -54,24 +53,6 @@ class BigEntryTest {
     static final String OTHER_DLQ = "{other}:dlq";
     static final String GROUP = "redrive";
     static final Duration BOUND = Duration.ofSeconds(60);
-
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            Map<String, String> c = new HashMap<>(ApiUsers.config());
-            for (String q : List.of(STREAM, OTHER)) {
-                c.put("redrive.queues." + q + ".handler", "scripted");
-                c.put("redrive.queues." + q + ".attempts", "1");
-                c.put("redrive.queues." + q + ".block", "200ms");
-                c.put("redrive.queues." + q + ".retry-poll", "20ms");
-                c.put("redrive.queues." + q + ".visibility-timeout", "1s");
-            }
-            c.put("redrive.replay.automation-enabled", "false");
-            c.put("redrive.replay.max-body-bytes", "1048576");
-            c.put("redrive.consumer-name", "big-worker");
-            return c;
-        }
-    }
 
     @Inject
     RedisDataSource redis;
@@ -198,7 +179,7 @@ class BigEntryTest {
         StreamMessage<String, String, byte[]> record = parkedAs(originId);
         assertEquals("packed", text(record.payload().get("snapshot")));
         assertEquals("0", text(record.payload().get("replays")));
-        assertSameFields(written, PackedFields.decode(record.payload().get(DeadLetterEntry.PACKED_SNAPSHOT)));
+        assertSameFields(written, PackedFields.decode(record.payload().get(RecordField.SNAPSHOT_PACKED.wireName())));
         assertSameFields(written, DeadLetterEntry.of(record.id(), record.payload()).snapshot());
         assertEquals(0, streams.pending(STREAM, GROUP), "parked, so acked");
         operatorSeesThePackedSnapshot(record.id(), written);

@@ -13,12 +13,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.redrive.redis.RedisKeys;
+import dev.redrive.testing.ApiProfile;
 import dev.redrive.testing.Await;
 import dev.redrive.testing.RedisResource;
 import dev.redrive.testing.Streams;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 
@@ -28,8 +29,8 @@ import io.quarkus.test.junit.TestProfile;
  * operator's running redrive by writing those fields itself.
  */
 @QuarkusTest
-@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
-@TestProfile(BigEntryTest.Profile.class)
+@WithTestResource(RedisResource.class)
+@TestProfile(ApiProfile.class)
 class ReservedFieldsTest {
 
     static final String STREAM = BigEntryTest.STREAM;

@@ -24,8 +24,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.testing.Await;
 import dev.redrive.testing.RedisResource;
 import dev.redrive.testing.Streams;
+import dev.redrive.testing.TestConfig;
 import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -37,7 +38,7 @@ import io.quarkus.test.junit.TestProfile;
  * and raises the dead-letter alerts once poison jobs are parked.
  */
 @QuarkusTest
-@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(RedisResource.class)
 @TestProfile(PrometheusScrapeTest.Profile.class)
 class PrometheusScrapeTest {
 
@@ -53,13 +54,9 @@ class PrometheusScrapeTest {
     public static class Profile implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of(
-                    "redrive.queues.poison.handler", "scripted",
-                    "redrive.queues.poison.attempts", "3",
-                    "redrive.queues.poison.block", "200ms",
-                    "redrive.queues.poison.retry-poll", "20ms",
-                    "redrive.gauge-interval", "200ms",
-                    "redrive.consumer-name", "scrape-worker");
+            return TestConfig.empty().queue("poison").attempts(3).retryPoll("20ms").and()
+                    .set("redrive.gauge-interval", "200ms")
+                    .set("redrive.consumer-name", "scrape-worker").build();
         }
     }
 

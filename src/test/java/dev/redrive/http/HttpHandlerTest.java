@@ -26,17 +26,18 @@ import dev.redrive.testing.Downstream.Answer;
 import dev.redrive.testing.DownstreamResource;
 import dev.redrive.testing.RedisResource;
 import dev.redrive.testing.Streams;
+import dev.redrive.testing.TestConfig;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 
 /** The HTTP handler's contract, against a real HTTP server and a real redis-server. */
 @QuarkusTest
-@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
-@QuarkusTestResource(value = DownstreamResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(RedisResource.class)
+@WithTestResource(DownstreamResource.class)
 @TestProfile(HttpHandlerTest.Profile.class)
 class HttpHandlerTest {
 
@@ -46,25 +47,13 @@ class HttpHandlerTest {
     public static class Profile implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.ofEntries(
-                    Map.entry("redrive.queues.calls.handler", "http"),
-                    Map.entry("redrive.queues.calls.attempts", "3"),
-                    Map.entry("redrive.queues.calls.backoff", "50ms"),
-                    Map.entry("redrive.queues.calls.http.timeout", "500ms"),
-                    Map.entry("redrive.queues.calls.http.circuit-breaker.window", "1000"),
-                    Map.entry("redrive.queues.calls.block", "200ms"),
-                    Map.entry("redrive.queues.calls.retry-poll", "20ms"),
-                    Map.entry("redrive.queues.refused.handler", "http"),
-                    Map.entry("redrive.queues.refused.attempts", "2"),
-                    Map.entry("redrive.queues.refused.backoff", "10ms"),
-                    Map.entry("redrive.queues.refused.block", "200ms"),
-                    Map.entry("redrive.queues.refused.retry-poll", "20ms"),
-                    Map.entry("redrive.queues.early.handler", "http"),
-                    Map.entry("redrive.queues.early.http.timeout", "2s"),
-                    Map.entry("redrive.queues.early.block", "200ms"),
-                    Map.entry("redrive.queues.spare.handler", "http"),
-                    Map.entry("redrive.queues.spare.http.timeout", "2s"),
-                    Map.entry("redrive.queues.spare.block", "200ms"));
+            return TestConfig.empty()
+                    .queue("calls").handler("http").attempts(3).backoff("50ms").retryPoll("20ms").set("http.timeout", "500ms")
+                            .set("http.circuit-breaker.window", "1000").and()
+                    .queue("refused").handler("http").attempts(2).backoff("10ms").retryPoll("20ms").and()
+                    .queue("early").handler("http").set("http.timeout", "2s").and()
+                    .queue("spare").handler("http").set("http.timeout", "2s").and()
+                    .build();
         }
     }
 

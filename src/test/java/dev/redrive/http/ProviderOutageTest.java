@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -21,9 +20,10 @@ import dev.redrive.testing.Downstream.Answer;
 import dev.redrive.testing.DownstreamResource;
 import dev.redrive.testing.RedisResource;
 import dev.redrive.testing.Streams;
+import dev.redrive.testing.TestConfig;
 import dev.redrive.worker.Workers;
 import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -33,28 +33,25 @@ import io.quarkus.test.junit.TestProfile;
  * job tests the water after each breaker delay, and when the provider is back everything is done.
  */
 @QuarkusTest
-@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
-@QuarkusTestResource(value = DownstreamResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(RedisResource.class)
+@WithTestResource(DownstreamResource.class)
 @TestProfile(ProviderOutageTest.Profile.class)
 class ProviderOutageTest {
 
     static final int BACKLOG = 1000;
-    static final Duration OUTAGE = Duration.ofSeconds(10);
+    /** How long the outage lasts, in breaker delays: each ends with one probe, which fails. */
+    static final int PROBES = 10;
 
     public static class Profile implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.ofEntries(
-                    Map.entry("redrive.queues.calls.handler", "http"),
-                    Map.entry("redrive.queues.calls.attempts", "3"),
-                    Map.entry("redrive.queues.calls.backoff", "100ms"),
-                    Map.entry("redrive.queues.calls.concurrency", "16"),
-                    Map.entry("redrive.queues.calls.http.circuit-breaker.window", "10"),
-                    Map.entry("redrive.queues.calls.http.circuit-breaker.failure-ratio", "0.5"),
-                    Map.entry("redrive.queues.calls.http.circuit-breaker.delay", "1s"),
-                    Map.entry("redrive.queues.calls.block", "200ms"),
-                    Map.entry("redrive.queues.calls.retry-poll", "20ms"),
-                    Map.entry("redrive.queues.refused.handler", "demo"));
+            return TestConfig.empty()
+                    .queue("calls").handler("http").attempts(3).backoff("100ms").retryPoll("20ms").set("concurrency", "16")
+                            .set("http.circuit-breaker.window", "10").set("http.circuit-breaker.failure-ratio", "0.5")
+                            // short, so the outage spans many breaker cycles in little time
+                            .set("http.circuit-breaker.delay", "200ms").and()
+                    .queue("refused").handler("demo").and()
+                    .build();
         }
     }
 
@@ -90,8 +87,8 @@ class ProviderOutageTest {
             ids.add("calls/" + streams.add("calls", Map.of("payload", "{\"n\":" + i + "}")));
         }
         Await.until("the queue to pause", Duration.ofSeconds(20), () -> workers.running().get("calls").paused());
-        Instant outageEnds = Instant.now().plus(OUTAGE);
-        Await.until("the outage to last " + OUTAGE, OUTAGE.plusSeconds(5), () -> Instant.now().isAfter(outageEnds));
+        Await.until(PROBES + " probes to fail while the queue is paused", Duration.ofSeconds(30),
+                () -> failedWhilePaused.get() >= PROBES);
         int callsDuringOutage = failedCalls.get();
         down.set(false);
 
@@ -104,7 +101,7 @@ class ProviderOutageTest {
         assertTrue(parked <= failedWhilePaused.get(), parked + " parked, but only " + failedWhilePaused.get()
                 + " probes failed");
         assertTrue(callsDuringOutage < 100, "the pause kept the outage from burning attempts: " + callsDuringOutage
-                + " calls in " + OUTAGE + " for " + BACKLOG + " jobs");
+                + " calls over " + PROBES + " breaker delays for " + BACKLOG + " jobs");
         System.out.printf("ProviderOutageTest: %d calls failed during the outage (%d of them probes), %d jobs parked, "
                 + "%d done%n", callsDuringOutage, failedWhilePaused.get(), parked, completed.size());
     }

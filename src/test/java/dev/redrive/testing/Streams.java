@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.redrive.deadletter.RecordField;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
 import io.quarkus.redis.datasource.stream.StreamRange;
@@ -31,13 +32,13 @@ public final class Streams {
     /** The dead-letter record of an origin entry, if parked (scans: test streams are small). */
     public Optional<StreamMessage<String, String, byte[]>> parked(String dlq, String originId) {
         return streams.xrange(dlq, StreamRange.of("-", "+")).stream()
-                .filter(m -> originId.equals(text(m.payload().get("origin-id"))))
+                .filter(m -> originId.equals(text(m.payload().get(RecordField.ORIGIN_ID.wireName()))))
                 .findFirst();
     }
 
     public long parkedCount(String dlq, String originId) {
         return streams.xrange(dlq, StreamRange.of("-", "+")).stream()
-                .filter(m -> originId.equals(text(m.payload().get("origin-id"))))
+                .filter(m -> originId.equals(text(m.payload().get(RecordField.ORIGIN_ID.wireName()))))
                 .count();
     }
 

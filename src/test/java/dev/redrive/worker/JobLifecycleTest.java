@@ -22,39 +22,24 @@ import dev.redrive.testing.Await;
 import dev.redrive.testing.RedisResource;
 import dev.redrive.testing.ScriptedHandler;
 import dev.redrive.testing.Streams;
+import dev.redrive.testing.WorkerProfile;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.smallrye.common.annotation.Identifier;
 
 /** A job's life through a Java handler, against a real redis-server. */
 @QuarkusTest
-@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
-@TestProfile(JobLifecycleTest.Profile.class)
+@WithTestResource(RedisResource.class)
+@TestProfile(WorkerProfile.class)
 class JobLifecycleTest {
 
     static final String STREAM = "jobs";
     static final String DLQ = "{jobs}:dlq";
     static final String GROUP = "redrive";
     static final Duration BOUND = Duration.ofSeconds(20);
-
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.ofEntries(
-                    Map.entry("redrive.queues.jobs.handler", "scripted"),
-                    Map.entry("redrive.queues.jobs.attempts", "3"),
-                    Map.entry("redrive.queues.jobs.backoff", "200ms"),
-                    Map.entry("redrive.queues.jobs.jitter", "0.2"),
-                    Map.entry("redrive.queues.jobs.concurrency", "8"),
-                    Map.entry("redrive.queues.jobs.block", "200ms"),
-                    Map.entry("redrive.queues.jobs.retry-poll", "20ms"),
-                    Map.entry("redrive.consumer-name", "lifecycle-worker"));
-        }
-    }
 
     @Inject
     RedisDataSource redis;
@@ -116,7 +101,7 @@ class JobLifecycleTest {
         assertEquals(STREAM, text(r, "origin-stream"));
         assertEquals(id, text(r, "origin-id"));
         assertEquals(GROUP, text(r, "group"));
-        assertEquals("lifecycle-worker", text(r, "consumer"));
+        assertEquals(WorkerProfile.CONSUMER, text(r, "consumer"));
         assertEquals("transcode", text(r, "job"));
         assertEquals("exhausted", text(r, "failure"));
         assertEquals("java.lang.IllegalStateException", text(r, "error-type"));

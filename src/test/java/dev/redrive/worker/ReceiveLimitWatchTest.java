@@ -12,35 +12,20 @@ import org.junit.jupiter.api.Test;
 import dev.redrive.testing.Await;
 import dev.redrive.testing.RedisResource;
 import dev.redrive.testing.Streams;
+import dev.redrive.testing.WorkerProfile;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 
 /** maxReceiveCount for a consumer group whose consumers redrive does not run. */
 @QuarkusTest
-@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
-@TestProfile(ReceiveLimitWatchTest.Profile.class)
+@WithTestResource(RedisResource.class)
+@TestProfile(WorkerProfile.class)
 class ReceiveLimitWatchTest {
 
     static final Duration BOUND = Duration.ofSeconds(20);
-
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of(
-                    "redrive.watch.legacy.stream", "legacy",
-                    "redrive.watch.legacy.group", "node-workers",
-                    "redrive.watch.legacy.max-receive-count", "2",
-                    "redrive.watch.legacy.interval", "50ms",
-                    "redrive.watch.thumbs.stream", "images",
-                    "redrive.watch.thumbs.group", "php-workers",
-                    "redrive.watch.thumbs.max-receive-count", "1",
-                    "redrive.watch.thumbs.interval", "50ms");
-        }
-    }
 
     @Inject
     RedisDataSource redis;

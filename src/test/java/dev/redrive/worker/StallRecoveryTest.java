@@ -19,38 +19,24 @@ import dev.redrive.testing.Await;
 import dev.redrive.testing.RedisResource;
 import dev.redrive.testing.ScriptedHandler;
 import dev.redrive.testing.Streams;
+import dev.redrive.testing.WorkerProfile;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.smallrye.common.annotation.Identifier;
 
 /** Stalled jobs (a consumer that died), leases of slow jobs, trimmed entries, gone consumers. */
 @QuarkusTest
-@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
-@TestProfile(StallRecoveryTest.Profile.class)
+@WithTestResource(RedisResource.class)
+@TestProfile(WorkerProfile.class)
 class StallRecoveryTest {
 
     static final String STREAM = "stalls";
     static final String DLQ = "{stalls}:dlq";
     static final String GROUP = "redrive";
     static final Duration BOUND = Duration.ofSeconds(20);
-
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.ofEntries(
-                    Map.entry("redrive.queues.stalls.handler", "scripted"),
-                    Map.entry("redrive.queues.stalls.attempts", "3"),
-                    Map.entry("redrive.queues.stalls.backoff", "50ms"),
-                    Map.entry("redrive.queues.stalls.visibility-timeout", "600ms"),
-                    Map.entry("redrive.queues.stalls.block", "200ms"),
-                    Map.entry("redrive.queues.stalls.retry-poll", "20ms"),
-                    Map.entry("redrive.consumer-name", "live-worker"));
-        }
-    }
 
     @Inject
     RedisDataSource redis;

@@ -1,0 +1,42 @@
+package dev.redrive.testing;
+
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import io.quarkus.test.junit.QuarkusTestProfile;
+
+/**
+ * One Quarkus boot for the API tests whose queues don't clash: each class has its own queues and
+ * dead-letter streams (jobs, gen, invoices and mails, big and other), so they share the service
+ * and its Redis, and assert on their own streams or on differences, never on totals.
+ */
+public class ApiProfile implements QuarkusTestProfile {
+
+    /** Origins of FilterAgreementTest's generated dead letters. */
+    public static final List<String> GEN_ORIGINS = List.of("{gen}a", "{gen}b", "{gen}c");
+    /** Streams RedriveApiTest redrives into, which no worker reads: replayed jobs stay there to be counted. */
+    public static final List<String> REDRIVE_TARGETS = List.of("{jobs}pace", "{jobs}fast", "{jobs}cancel",
+            "{jobs}restart", "{jobs}dry", "{jobs}pick", "{jobs}canary", "{jobs}overlap", "{jobs}odd");
+    /** The consumer and runner name of this boot. */
+    public static final String CONSUMER = "api-worker";
+
+    @Override
+    public Map<String, String> getConfigOverrides() {
+        TestConfig c = TestConfig.withApiUsers()
+                .queue("jobs").attempts(1).retryPoll("20ms").and()
+                .queue("gen").and()
+                .queue("invoices").set("dlq", "dead-letters").and()
+                .queue("mails").set("dlq", "dead-letters").and();
+        for (String big : List.of("big", "other")) {
+            c.queue(big).attempts(1).retryPoll("20ms").set("visibility-timeout", "1s");
+        }
+        return c.set("redrive.replay.allowed-streams",
+                        String.join(",", Stream.concat(REDRIVE_TARGETS.stream(), GEN_ORIGINS.stream()).toList()))
+                .set("redrive.replay.automation-enabled", "true")
+                .set("redrive.replay.redrive-lease", "2s")
+                .set("redrive.replay.canary-timeout", "20s")
+                .set("redrive.consumer-name", CONSUMER)
+                .build();
+    }
+}
