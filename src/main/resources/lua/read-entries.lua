@@ -15,7 +15,7 @@
 -- ARGV[6]  bytes kept of one entry, names and values together; fields past it are left out
 --
 -- Returns { { id, { name, value cut short, full length, ... }, fields left out }, ... }
--- (the same shape as replay.lua's 'list' mode, which cuts by the same rule).
+-- (the same shape as list.lua's entries, which are cut by the same rule).
 
 local stream, order = KEYS[1], ARGV[1]
 local count, valueLimit, entryLimit = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
