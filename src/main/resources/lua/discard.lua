@@ -1,6 +1,7 @@
 #!lua
 -- uses lib/fields.lua
 -- uses lib/counters.lua
+-- uses lib/record.lua
 -- discard.lua: drop one parked job on purpose, leaving it in the audit trail.
 --
 -- A discard is never a silent drop: the audit record keeps the whole dead-letter record,
@@ -28,17 +29,16 @@ local refusal = wrongType({ { dlq, 'stream' }, { stats, 'hash' }, { audit, 'stre
 if refusal then
   return { 'wrong-type', refusal }
 end
-local entry = redis.call('XRANGE', dlq, id, id)
-if #entry == 0 then
+local flat = entryFields(dlq, id)
+if not flat then
   return { 'gone' }
 end
 
-local flat = entry[1][2]
-local record, snapshot = {}, {}
+local record = recordOf(flat)
+local snapshot = {}
 local args = { audit, '*', 'action', 'discard', 'actor', actor, 'at', at, 'note', reason, 'dlq', dlq, 'dlq-id', id }
 for i = 1, #flat, 2 do
-  record[flat[i]] = flat[i + 1]
-  if #flat > 2 * PACK_ABOVE and string.sub(flat[i], 1, 2) == 'f:' then
+  if #flat > 2 * PACK_ABOVE and isSnapshotField(flat[i]) then
     snapshot[#snapshot + 1] = string.sub(flat[i], 3)
     snapshot[#snapshot + 1] = flat[i + 1]
   else

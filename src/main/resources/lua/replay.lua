@@ -45,11 +45,10 @@ if idemKey ~= '' then
     return { 'key-reused', string.sub(prior, 1, sep - 1) }
   end
 end
-local entry = redis.call('XRANGE', dlq, id, id)
-if #entry == 0 then
+local flat = entryFields(dlq, id)
+if not flat then
   return { 'gone' }
 end
-local flat = entry[1][2]
 local record, snapshot = recordOf(flat)
 local origin = record['origin-stream'] or ''
 local writable = false
