@@ -1,5 +1,6 @@
 #!lua
 -- uses lib/fields.lua
+-- uses lib/counters.lua
 -- dead-letter.lua: park jobs, each in one atomic step with its record.
 --
 -- Acks each job, copies its origin entry, read here from the stream so the snapshot is byte for
@@ -7,15 +8,16 @@
 -- the dead letter. Nothing else can run in between, so a job is never acked without being parked,
 -- and never parked twice (a second call finds it no longer pending). A call may carry several jobs
 -- of one stream (a worker parks what failed in the same turn together): they are unhinted and
--- counted once per key at the end, which is most of what a park costs Redis.
+-- counted once per key at the end (lib/counters.lua), which is most of what a park costs Redis.
 --
 -- Redis never rolls a script back, so everything that can fail is checked before the first write:
 -- the types of every key written, and which jobs are still pending. A snapshot of more than
 -- PACK_ABOVE fields (lib/fields.lua) is kept packed in one field, so no entry Redis accepts is too
 -- big to park. The shebang makes Redis refuse the whole call up front when it is out of memory.
 --
--- A job's replay count and the redrive that sent it back are taken from what replay.lua recorded
--- for its entry id (KEYS[5]), never from the entry's fields, which any producer can write.
+-- A job's replay count and the redrive that sent it back are taken from what a replay recorded
+-- for its entry id (KEYS[5], lib/replay-entry.lua), never from the entry's fields, which any
+-- producer can write.
 --
 -- KEYS[1]  origin stream
 -- KEYS[2]  dead-letter stream           (same hash slot as KEYS[1], or any key on a single Redis)
@@ -36,9 +38,9 @@
 --          and the snapshot: f:<name> fields, or snapshot=packed and snapshot-packed)
 --
 -- Returns one item per job, in order:
---   the new dead-letter entry id      parked
---   0                                 not pending in the group any more (someone acked or parked it)
---   { 'wrong-type', sentence }        not parked, nothing written for it: it stays pending
+--   { 'parked', new dead-letter entry id }
+--   { 'not-pending' }               not pending in the group any more (someone acked or parked it)
+--   { 'wrong-type', sentence }      not parked, nothing written for it: it stays pending
 
 local origin, dlq, stats, notBefore, ledger, ledgerAt, task = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5],
   KEYS[6], KEYS[7]
@@ -62,7 +64,7 @@ while i <= #ARGV do
   if refusal then
     results[#results + 1] = { 'wrong-type', refusal }
   elseif taken[id] or not originExists or #redis.call('XPENDING', origin, group, id, id, 1) == 0 then
-    results[#results + 1] = 0
+    results[#results + 1] = { 'not-pending' }
   else
     taken[id] = true
     local args = { dlq, '*' }
@@ -102,18 +104,11 @@ if #toPark == 0 then
   return results
 end
 
-local deltas, deltaOrder, texts, unhint, failed = {}, {}, {}, {}, 0
-local function countIn(field)
-  if deltas[field] == nil then
-    deltas[field] = 0
-    deltaOrder[#deltaOrder + 1] = field
-  end
-  deltas[field] = deltas[field] + 1
-end
+local unhint, failed = {}, 0
 
 for _, job in ipairs(toPark) do
   redis.call('XACK', origin, group, job.id)
-  results[job.at] = redis.call('XADD', unpack(job.args))
+  results[job.at] = { 'parked', redis.call('XADD', unpack(job.args)) }
   unhint[#unhint + 1] = job.id
   if job.replayed then
     redis.call('HDEL', ledger, origin .. ' ' .. job.id)
@@ -122,20 +117,11 @@ for _, job in ipairs(toPark) do
   if job.byTask then
     failed = failed + 1
   end
-  countIn('parked')
-  countIn('failure:' .. job.kind)
-  countIn('origin:' .. origin)
-  countIn('fingerprint:' .. job.fingerprint)
-  texts[job.fingerprint] = job.text
+  countDeadLetter(1, job.kind, origin, job.fingerprint, job.text)
 end
 
 inSlices('HDEL', notBefore, unhint)
-for _, field in ipairs(deltaOrder) do
-  addTo(stats, field, deltas[field])
-end
-for fingerprint, text in pairs(texts) do
-  redis.call('HSETNX', stats, 'fingerprint-text:' .. fingerprint, text)
-end
+flushCounts(stats)
 if failed > 0 then
   addTo(task, 'failed', failed)
 end

@@ -1,5 +1,7 @@
 #!lua
 -- uses lib/fields.lua
+-- uses lib/counters.lua
+-- uses lib/record.lua
 -- discard.lua: drop one parked job on purpose, leaving it in the audit trail.
 --
 -- A discard is never a silent drop: the audit record keeps the whole dead-letter record,
@@ -16,9 +18,9 @@
 -- ARGV[3]  when (ISO-8601)
 -- ARGV[4]  reason (required by the API)
 --
--- Returns: the audit entry id
---          0 when there is no such entry (never parked, or already replayed or discarded)
---          { 'wrong-type', sentence } when a key it would write holds another type: nothing written
+-- Returns { 'discarded', audit entry id }
+--         { 'gone' }                    (never parked, or already replayed or discarded)
+--         { 'wrong-type', sentence }    (a key it would write holds another type: nothing written)
 
 local dlq, stats, audit = KEYS[1], KEYS[2], KEYS[3]
 local id, actor, at, reason = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
@@ -27,17 +29,16 @@ local refusal = wrongType({ { dlq, 'stream' }, { stats, 'hash' }, { audit, 'stre
 if refusal then
   return { 'wrong-type', refusal }
 end
-local entry = redis.call('XRANGE', dlq, id, id)
-if #entry == 0 then
-  return 0
+local flat = entryFields(dlq, id)
+if not flat then
+  return { 'gone' }
 end
 
-local flat = entry[1][2]
-local record, snapshot = {}, {}
+local record = recordOf(flat)
+local snapshot = {}
 local args = { audit, '*', 'action', 'discard', 'actor', actor, 'at', at, 'note', reason, 'dlq', dlq, 'dlq-id', id }
 for i = 1, #flat, 2 do
-  record[flat[i]] = flat[i + 1]
-  if #flat > 2 * PACK_ABOVE and string.sub(flat[i], 1, 2) == 'f:' then
+  if #flat > 2 * PACK_ABOVE and isSnapshotField(flat[i]) then
     snapshot[#snapshot + 1] = string.sub(flat[i], 3)
     snapshot[#snapshot + 1] = flat[i + 1]
   else
@@ -58,11 +59,6 @@ args[#args + 1] = record['origin-id'] or ''
 local auditId = redis.call('XADD', unpack(args))
 redis.call('XDEL', dlq, id)
 
-addTo(stats, 'parked', -1)
-addTo(stats, 'failure:' .. (record['failure'] or ''), -1)
-addTo(stats, 'origin:' .. (record['origin-stream'] or ''), -1)
-local fingerprint = record['fingerprint'] or ''
-if addTo(stats, 'fingerprint:' .. fingerprint, -1) <= 0 then
-  redis.call('HDEL', stats, 'fingerprint-text:' .. fingerprint)
-end
-return auditId
+countDeadLetter(-1, record['failure'] or '', record['origin-stream'] or '', record['fingerprint'] or '')
+flushCounts(stats)
+return { 'discarded', auditId }

@@ -21,7 +21,7 @@
 --
 -- Returns { 1 when the page ended early on ARGV[7], else 0,
 --           { { id, { name, value cut short, full length, ... }, fields left out }, ... } }
--- (entries in the same shape as replay.lua's listing, which cuts by the same rule).
+-- (entries in the same shape as list.lua's entries, which cuts by the same rule).
 
 local stream, order = KEYS[1], ARGV[1]
 local count, valueLimit, entryLimit, pageLimit = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]),
@@ -39,7 +39,7 @@ for _, entry in ipairs(page) do
   if #out > 0 and used >= pageLimit then
     return { 1, out }
   end
-  local cut, leftOut, kept = cutFields(snapshotFields(entry[2]), valueLimit, entryLimit)
+  local cut, leftOut, kept = cutFields(viewFields(entry[2]), valueLimit, entryLimit)
   used = used + kept
   out[#out + 1] = { entry[1], cut, leftOut }
 end

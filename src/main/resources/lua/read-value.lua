@@ -21,7 +21,7 @@ local entry = redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[1])
 if #entry == 0 then
   return { 'gone' }
 end
-local flat, wanted = snapshotFields(entry[1][2]), ARGV[2]
+local flat, wanted = viewFields(entry[1][2]), ARGV[2]
 for i = 1, #flat, 2 do
   if flat[i] == wanted then
     local value, from = flat[i + 1], tonumber(ARGV[3])

@@ -1,4 +1,4 @@
--- lib/cut.lua: how views cut an entry short (read-entries.lua, and replay.lua's listings), so a
+-- lib/cut.lua: how views cut an entry short (read-entries.lua and list.lua), so a
 -- reply is bounded whatever the entry holds and both cut by one rule.
 --
 -- Takes the name, value, ... items of `flat` that `wanted(name)` accepts (all when it is nil):

@@ -53,19 +53,6 @@ local function wrongType(wanted)
   return nil
 end
 
--- Adds `delta` to a counter of a hash (dropped at zero or below) and returns the new value. Read
--- and set rather than HINCRBY, which fails on a value that is not an integer: a counter someone
--- overwrote starts again from zero instead of stopping a script half way.
-local function addTo(hash, field, delta)
-  local value = (tonumber(redis.call('HGET', hash, field)) or 0) + delta
-  if value <= 0 then
-    redis.call('HDEL', hash, field)
-  else
-    redis.call('HSET', hash, field, string.format('%d', value))
-  end
-  return value
-end
-
 -- Runs `command key item...` over a list in slices, so no call is too long for Lua's stack.
 local function inSlices(command, key, items)
   for from = 1, #items, 1000 do

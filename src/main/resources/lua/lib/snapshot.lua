@@ -6,7 +6,7 @@
 --
 -- Returns `flat` with a decodable `snapshot-packed` item replaced by its f:<name>, value items,
 -- or `flat` itself when there is none (or it does not decode: then it is shown as stored).
-local function snapshotFields(flat)
+local function viewFields(flat)
   for i = 1, #flat, 2 do
     if flat[i] == 'snapshot-packed' then
       local inner = {}

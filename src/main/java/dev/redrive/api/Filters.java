@@ -21,7 +21,7 @@ final class Filters {
     private static final Pattern FINGERPRINT = Pattern.compile("[0-9a-f]{12}");
 
     /**
-     * The instants a dead-at can hold: replay.lua compares them as text of four-digit years, so
+     * The instants a dead-at can hold: lib/filter.lua compares them as text of four-digit years, so
      * a bound outside would compare wrongly (+10000-... sorts before 2026-...).
      */
     private static final Instant EARLIEST = Instant.parse("0000-01-01T00:00:00Z");

@@ -109,16 +109,19 @@ public class DeadLetterStore {
      * empty when the entry has no such field; fails with GONE when there is no such entry.
      */
     public Uni<Optional<Slice>> slice(String deadLetters, String id, String field, long from, int max) {
-        return scripts.run(LuaScripts.Script.READ_VALUE, List.of(deadLetters),
+        return scripts.call(LuaScripts.Script.READ_VALUE, List.of(deadLetters),
                 List.of(id, field, Long.toString(from), Integer.toString(max))).map(reply -> {
-                    String outcome = reply.get(0).toString();
-                    if (outcome.equals("gone")) {
-                        throw new DeadLetterException(DeadLetterException.Reason.GONE, "no entry " + id + " in "
-                                + deadLetters + ": it was never parked there, or it was already replayed or discarded");
+                    switch (reply.code()) {
+                        case VALUE -> {
+                            return Optional.of(new Slice(reply.number(1), reply.bytes(2)));
+                        }
+                        case NO_FIELD -> {
+                            return Optional.empty();
+                        }
+                        case GONE -> throw new DeadLetterException(DeadLetterException.Reason.GONE, "no entry " + id
+                                + " in " + deadLetters + ": it was never parked there, or it was already replayed or discarded");
+                        default -> throw new IllegalStateException("unexpected script answer " + reply.reply());
                     }
-                    return outcome.equals("value")
-                            ? Optional.of(new Slice(reply.get(1).toLong(), reply.get(2).toBytes()))
-                            : Optional.empty();
                 });
     }
 
@@ -134,17 +137,15 @@ public class DeadLetterStore {
 
     /**
      * A page of dead letters matching the filter, newest or oldest first, after the cursor. The
-     * filter runs in replay.lua, the same code that picks what a redrive moves.
+     * filter runs in list.lua, by the same code (lib/filter.lua) that picks what a redrive moves.
      */
     public Uni<Page<Excerpt>> page(String deadLetters, EntryFilter filter, boolean newestFirst, int count,
             String after) {
-        List<String> args = new ArrayList<>();
-        args.add("list");
-        args.addAll(filter.scriptArgs());
+        List<String> args = new ArrayList<>(filter.scriptArgs());
         args.addAll(List.of(newestFirst ? "newest" : "oldest", after == null ? "" : after, Integer.toString(count),
                 Integer.toString(config.replay().scanLimit()), Integer.toString(config.reads().valueBytes()),
                 Integer.toString(config.reads().entryBytes())));
-        return scripts.run(LuaScripts.Script.REPLAY, List.of(deadLetters), args).map(reply -> {
+        return scripts.run(LuaScripts.Script.LIST, List.of(deadLetters), args).map(reply -> {
             List<Excerpt> items = new ArrayList<>(reply.size() - 2);
             for (int i = 2; i < reply.size(); i++) {
                 items.add(excerptOf(reply.get(i)));

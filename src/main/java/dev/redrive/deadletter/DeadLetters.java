@@ -14,6 +14,7 @@ import dev.redrive.config.QueueSpec;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.job.Job;
 import dev.redrive.redis.RedisTopology;
+import dev.redrive.redis.ScriptReply;
 import dev.redrive.redis.StreamAccess;
 import dev.redrive.retry.Failure;
 import io.smallrye.mutiny.Uni;
@@ -41,7 +42,7 @@ public class DeadLetters {
     /** Why a call failed as a whole: Redis refused it (out of memory, say) or did not answer. */
     private static final String REDIS_ERROR = "redis-error";
     /** Why a job stays pending instead of being parked: dead-letter.lua's refusal, or {@link #REDIS_ERROR}. */
-    private static final List<String> UNPARKED_REASONS = List.of("wrong-type", REDIS_ERROR);
+    private static final List<String> UNPARKED_REASONS = List.of(ScriptReply.Code.WRONG_TYPE.wire, REDIS_ERROR);
 
     private static final long LOG_WINDOW_SECONDS = 10;
     private final ParkLog log = new ParkLog();

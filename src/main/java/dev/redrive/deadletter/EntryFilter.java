@@ -11,7 +11,7 @@ import java.util.Set;
  * empty filter matches all. The API builds filters that fail closed (api/Filters): it refuses an
  * empty id list or name and a bound outside years 0000-9999 rather than let them mean "any".
  *
- * @param deadFrom inclusive; years 0000 to 9999, as replay.lua compares them as text
+ * @param deadFrom inclusive; years 0000 to 9999, as lib/filter.lua compares them as text
  * @param deadTo   exclusive; years 0000 to 9999
  * @param ids      dead-letter entry ids; null or empty means any
  */
@@ -31,7 +31,7 @@ public record EntryFilter(String origin, String job, String failure, String fing
     }
 
     /**
-     * The filter as replay.lua takes it (the filter is applied there, so a listing, a count and a
+     * The filter as the scripts take it (lib/filter.lua applies it, so a listing, a count and a
      * redrive agree): origin, job, failure, fingerprint, dead from, dead to, ids; '' means any.
      */
     List<String> scriptArgs() {
@@ -39,7 +39,7 @@ public record EntryFilter(String origin, String job, String failure, String fing
                 comparable(deadTo), String.join(",", ids));
     }
 
-    /** An instant as replay.lua compares them: fixed-width text, nine fraction digits, UTC. */
+    /** An instant as lib/filter.lua compares them: fixed-width text, nine fraction digits, UTC. */
     static String comparable(Instant at) {
         return at == null ? "" : COMPARABLE.format(at);
     }

@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * A stream entry as a view reads it: every value cut short in Redis (read-entries.lua, or
- * replay.lua's listing) with its full size beside it, and how many fields the entry's byte limit
+ * list.lua) with its full size beside it, and how many fields the entry's byte limit
  * left out. It never holds more than {@code redrive.reads.entry-bytes}, whatever the entry holds.
  */
 public record Excerpt(String id, Map<String, Value> fields, int fieldsLeftOut) {

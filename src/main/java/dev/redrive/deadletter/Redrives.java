@@ -34,6 +34,7 @@ import dev.redrive.config.QueueSpec;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.redis.LuaScripts;
 import dev.redrive.redis.RedisKeys;
+import dev.redrive.redis.ScriptReply;
 import dev.redrive.redis.StreamAccess;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.redis.datasource.hash.ReactiveHashCommands;
@@ -50,7 +51,7 @@ import io.vertx.mutiny.redis.client.Response;
  * <p>
  * A runner walks the stream oldest first, from its stored cursor up to the newest entry at
  * creation (so jobs that come back during the task are not moved again by it). Each step is one
- * call of replay.lua that filters a page, moves what matches, and advances the cursor and the
+ * call of redrive-step.lua that filters a page, moves what matches, and advances the cursor and the
  * counters in the same atomic step, and only for the runner that holds the task: after a crash or
  * a takeover the next runner starts exactly where the last step ended, so nothing moves twice and
  * nothing is skipped.
@@ -188,15 +189,15 @@ public class Redrives {
                 args.add(name);
                 args.add(value);
             });
-            Response created = scripts.run(LuaScripts.Script.REDRIVE_START, keys, args).await().atMost(timeout());
-            switch (created.get(0).toString()) {
-                case "started" -> {
+            ScriptReply created = scripts.call(LuaScripts.Script.REDRIVE_START, keys, args).await().atMost(timeout());
+            switch (created.code()) {
+                case STARTED -> {
                     return;
                 }
-                case "running" -> throw new DeadLetterException(DeadLetterException.Reason.REDRIVE_RUNNING,
-                        "redrive " + created.get(1) + " of " + dlq + " is still " + created.get(2) + "; one redrive of "
+                case RUNNING -> throw new DeadLetterException(DeadLetterException.Reason.REDRIVE_RUNNING,
+                        "redrive " + created.text(1) + " of " + dlq + " is still " + created.text(2) + "; one redrive of "
                                 + "a stream runs at a time (dry runs aside): wait until it has finished, or cancel it "
-                                + "with DELETE on its URL, .../redrives/" + created.get(1));
+                                + "with DELETE on its URL, .../redrives/" + created.text(1));
                 default -> {
                     // 'changed': another start won since the pointer was read; read it again
                 }
@@ -352,12 +353,10 @@ public class Redrives {
         }
     }
 
-    /** Counts the matching entries, page by page in replay.lua; false when the task stopped. */
+    /** Counts the matching entries, page by page in redrive-count.lua; false when the task stopped. */
     private boolean count(String dlq, String id, Spec spec) {
         List<String> keys = List.of(dlq, RedisKeys.redriveTask(dlq, id));
-        List<String> args = new ArrayList<>();
-        args.add("count");
-        args.addAll(spec.filter().scriptArgs());
+        List<String> args = new ArrayList<>(spec.filter().scriptArgs());
         args.add(identity.runner());
         args.add(Integer.toString(COUNT_PAGE));
         Lease lease = new Lease(dlq, id);
@@ -365,7 +364,7 @@ public class Redrives {
             if (!lease.held()) {
                 return false;
             }
-            Response step = scripts.run(LuaScripts.Script.REPLAY, keys, args).await().atMost(timeout());
+            Response step = scripts.run(LuaScripts.Script.REDRIVE_COUNT, keys, args).await().atMost(timeout());
             if (stopped(step)) {
                 return false;
             }
@@ -376,7 +375,7 @@ public class Redrives {
     }
 
     /**
-     * Moves matching entries from the task's cursor, one replay.lua step per page, which also
+     * Moves matching entries from the task's cursor, one redrive-step.lua call per page, which also
      * advances the cursor; in the canary phase the script stops at the canary's size. With a pace,
      * one step at a time, each as big and as late as {@link Pace} says; without one, two steps are in flight, so Redis never waits for the service between them (a step that
      * finds nothing left to do is harmless). False when the task stopped (cancelled, or another
@@ -427,12 +426,10 @@ public class Redrives {
     }
 
     private Uni<Response> step(List<String> keys, Spec spec, String id, String actor, int limit) {
-        List<String> args = new ArrayList<>(16);
-        args.add("step");
-        args.addAll(spec.filter().scriptArgs());
+        List<String> args = new ArrayList<>(spec.filter().scriptArgs());
         args.addAll(List.of(identity.runner(), actor, now().toString(), "redrive " + id, id, Integer.toString(PAGE),
                 Integer.toString(limit)));
-        return scripts.run(LuaScripts.Script.REPLAY, keys, args);
+        return scripts.run(LuaScripts.Script.REDRIVE_STEP, keys, args);
     }
 
     private long counted(String dlq, Response step) {
@@ -471,8 +468,9 @@ public class Redrives {
         }
     }
 
+    /** Whether a redrive-count.lua or redrive-step.lua reply says the runner no longer holds the task. */
     private static boolean stopped(Response step) {
-        return "stopped".equals(step.get(0).toString());
+        return ScriptReply.of(LuaScripts.Script.REDRIVE_STEP, step).code() == ScriptReply.Code.STOPPED;
     }
 
     /**

@@ -16,14 +16,15 @@ import dev.redrive.config.RedriveConfig;
 import dev.redrive.redis.LuaScripts;
 import dev.redrive.redis.RedisKeys;
 import dev.redrive.redis.RedisTopology;
+import dev.redrive.redis.ScriptReply;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.redis.client.Response;
 
 /**
  * Sends parked jobs back (replay.lua) or drops them on purpose (discard.lua). Both are one
  * atomic script each; this class names the streams a script may write to (allowed, and in the
- * dead-letter stream's hash slot), says why an origin outside them is refused, and turns the
- * scripts' return codes into results or {@link DeadLetterException}s, in one place.
+ * dead-letter stream's hash slot), says why an origin outside them is refused, and turns each
+ * script's return codes ({@link ScriptReply.Code}) into results or {@link DeadLetterException}s,
+ * in one function per script.
  */
 @ApplicationScoped
 public class Replays {
@@ -75,7 +76,6 @@ public class Replays {
                 RedisKeys.replayAnswer(dlq, idempotencyKey), RedisKeys.replayed(dlq), RedisKeys.replayedAt(dlq)));
         keys.addAll(writableFrom(dlq));
         List<byte[]> args = new ArrayList<>();
-        args.add(bytes("one"));
         args.add(bytes(request.id()));
         args.add(bytes(request.actor()));
         args.add(bytes(clock.instant().truncatedTo(ChronoUnit.MILLIS).toString()));
@@ -87,7 +87,7 @@ public class Replays {
             args.add(bytes(name));
             args.add(value);
         });
-        return scripts.runBinary(LuaScripts.Script.REPLAY, keys, args).map(reply -> outcome(request, reply));
+        return scripts.callBinary(LuaScripts.Script.REPLAY, keys, args).map(reply -> outcome(request, reply));
     }
 
     /** Why a replay from {@code dlq} to {@code origin} may not happen, or null when it may. */
@@ -116,49 +116,58 @@ public class Replays {
         store.requireKnown(deadLetters);
         List<String> keys = List.of(deadLetters, RedisKeys.deadLetterStats(deadLetters), RedisKeys.audit(deadLetters));
         List<String> args = List.of(id, actor, clock.instant().truncatedTo(ChronoUnit.MILLIS).toString(), reason);
-        return scripts.run(LuaScripts.Script.DISCARD, keys, args).map(reply -> {
-            if (reply.type() == io.vertx.redis.client.ResponseType.NUMBER) {
-                throw gone(deadLetters, id);
+        return scripts.call(LuaScripts.Script.DISCARD, keys, args).map(reply -> {
+            switch (reply.code()) {
+                case DISCARDED -> {
+                    metrics.discarded(deadLetters);
+                    LOG.infof("%s discarded %s/%s: %s; the audit trail keeps the record", actor, deadLetters, id, reason);
+                    return reply.text(1);
+                }
+                case GONE -> throw gone(deadLetters, id);
+                case WRONG_TYPE -> throw wrongType("discarded", reply);
+                default -> throw unexpected(reply);
             }
-            if (reply.type() == io.vertx.redis.client.ResponseType.MULTI) {
-                throw new DeadLetterException(DeadLetterException.Reason.WRONG_TYPE,
-                        "nothing was discarded: " + reply.get(1) + "; redrive writes only streams and its own hashes there");
-            }
-            metrics.discarded(deadLetters);
-            LOG.infof("%s discarded %s/%s: %s; the audit trail keeps the record", actor, deadLetters, id, reason);
-            return reply.toString();
         });
     }
 
-    private Replayed outcome(Request request, Response reply) {
-        String code = reply.get(0).toString();
-        switch (code) {
-            case "replayed" -> {
-                String newId = reply.get(1).toString();
-                String origin = reply.get(2).toString();
+    /** replay.lua's answer as a result, or the exception it means. */
+    private Replayed outcome(Request request, ScriptReply reply) {
+        switch (reply.code()) {
+            case REPLAYED -> {
+                String newId = reply.text(1);
+                String origin = reply.text(2);
                 metrics.replayed(request.deadLetters());
                 LOG.infof("%s replayed %s/%s to %s as %s", request.actor(), request.deadLetters(), request.id(), origin, newId);
                 return new Replayed(request.deadLetters(), request.id(), origin, newId, false);
             }
-            case "again" -> {
-                return new Replayed(request.deadLetters(), request.id(), reply.get(2).toString(), reply.get(1).toString(), true);
+            case AGAIN -> {
+                return new Replayed(request.deadLetters(), request.id(), reply.text(2), reply.text(1), true);
             }
-            case "key-reused" -> throw keyReused(request, reply.get(1).toString());
-            case "gone" -> throw gone(request.deadLetters(), request.id());
-            case "unreadable" -> throw new DeadLetterException(DeadLetterException.Reason.NO_SNAPSHOT,
+            case KEY_REUSED -> throw keyReused(request, reply.text(1));
+            case GONE -> throw gone(request.deadLetters(), request.id());
+            case UNREADABLE -> throw new DeadLetterException(DeadLetterException.Reason.NO_SNAPSHOT,
                     "entry " + request.id() + " is not a record redrive can send back (it has no origin-id, or its "
                             + "packed snapshot does not decode); nothing was replayed: discard it with a reason");
-            case "no-snapshot" -> throw new DeadLetterException(DeadLetterException.Reason.NO_SNAPSHOT,
+            case NO_SNAPSHOT -> throw new DeadLetterException(DeadLetterException.Reason.NO_SNAPSHOT,
                     "job " + request.id() + " was trimmed from its stream before it was parked: there is no snapshot "
                             + "to send back; discard it with a reason once handled");
-            case "not-writable" -> {
-                DeadLetterException refused = refusal(reply.get(1).toString(), request.deadLetters());
-                throw refused != null ? refused : new IllegalStateException("replay.lua found no writable origin: " + reply);
+            case NOT_WRITABLE -> {
+                DeadLetterException refused = refusal(reply.text(1), request.deadLetters());
+                throw refused != null ? refused : unexpected(reply);
             }
-            case "wrong-type" -> throw new DeadLetterException(DeadLetterException.Reason.WRONG_TYPE,
-                    "nothing was replayed: " + reply.get(1) + "; redrive writes only streams and its own hashes there");
-            default -> throw new IllegalStateException("replay.lua answered " + reply);
+            case WRONG_TYPE -> throw wrongType("replayed", reply);
+            default -> throw unexpected(reply);
         }
+    }
+
+    private static DeadLetterException wrongType(String what, ScriptReply reply) {
+        return new DeadLetterException(DeadLetterException.Reason.WRONG_TYPE,
+                "nothing was " + what + ": " + reply.text(1) + "; redrive writes only streams and its own hashes there");
+    }
+
+    /** A code the script may give that this caller can't (ScriptReply refuses codes a script can't give). */
+    private static IllegalStateException unexpected(ScriptReply reply) {
+        return new IllegalStateException("unexpected script answer " + reply.reply());
     }
 
     private static DeadLetterException gone(String deadLetters, String id) {

@@ -1,5 +1,7 @@
 package dev.redrive.redis;
 
+import static dev.redrive.redis.ScriptReply.Code.*;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -7,10 +9,14 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -25,29 +31,64 @@ import io.vertx.mutiny.redis.client.Response;
  * Runs the Lua scripts under {@code src/main/resources/lua} by SHA. The SHA is computed locally,
  * so nothing is loaded up front; a {@code NOSCRIPT} answer (first use, a restart, a failover, or
  * another cluster node) falls back to one EVAL of the body, which also caches it on that server.
- * A line {@code -- uses lib/<file>.lua} is replaced by that file, so scripts share helpers (Redis
- * has no include) and the shebang line, which must come first, stays first.
+ * A line {@code -- uses lib/<file>.lua} is replaced by that file (once per script, however many
+ * files use it; a library may use another), so scripts share helpers (Redis has no include) and
+ * the shebang line, which must come first, stays first. The SHA covers the result.
  */
 @ApplicationScoped
 public class LuaScripts {
 
+    /**
+     * One script per atomic transition, with the KEYS it takes (as its header documents them) and
+     * the codes it answers with ({@link ScriptReply}; none for a script whose reply is data).
+     */
     public enum Script {
-        DEAD_LETTER("dead-letter.lua"),
-        CLAIM("claim.lua"),
-        FORGET_CONSUMERS("forget-consumers.lua"),
-        REPLAY("replay.lua"),
-        DISCARD("discard.lua"),
-        REDRIVE_CLAIM("redrive-claim.lua"),
-        REDRIVE_START("redrive-start.lua"),
-        READ_ENTRIES("read-entries.lua"),
-        READ_VALUE("read-value.lua");
+        DEAD_LETTER("dead-letter.lua", 6, MORE_KEYS, PARKED, NOT_PENDING, WRONG_TYPE),
+        CLAIM("claim.lua", 2, FIXED_KEYS),
+        FORGET_CONSUMERS("forget-consumers.lua", 1, FIXED_KEYS),
+        REPLAY("replay.lua", 6, MORE_KEYS, REPLAYED, AGAIN, KEY_REUSED, GONE, NO_SNAPSHOT, UNREADABLE, NOT_WRITABLE,
+                WRONG_TYPE),
+        LIST("list.lua", 1, FIXED_KEYS),
+        REDRIVE_COUNT("redrive-count.lua", 2, FIXED_KEYS, OK, STOPPED),
+        REDRIVE_STEP("redrive-step.lua", 7, MORE_KEYS, OK, STOPPED),
+        DISCARD("discard.lua", 3, FIXED_KEYS, DISCARDED, GONE, WRONG_TYPE),
+        REDRIVE_CLAIM("redrive-claim.lua", 1, FIXED_KEYS),
+        REDRIVE_START("redrive-start.lua", 4, FIXED_KEYS, STARTED, RUNNING, CHANGED),
+        READ_ENTRIES("read-entries.lua", 1, FIXED_KEYS),
+        READ_VALUE("read-value.lua", 1, FIXED_KEYS, VALUE, GONE, NO_FIELD);
 
         final String file;
+        /** KEYS[1..keys] always; more after them only when {@link #moreKeys}. */
+        final int keys;
+        final boolean moreKeys;
+        final Set<ScriptReply.Code> codes;
 
-        Script(String file) {
+        Script(String file, int keys, boolean moreKeys, ScriptReply.Code... codes) {
             this.file = file;
+            this.keys = keys;
+            this.moreKeys = moreKeys;
+            this.codes = codes.length == 0 ? Set.of() : EnumSet.copyOf(Arrays.asList(codes));
+        }
+
+        public String file() {
+            return file;
+        }
+
+        public int keys() {
+            return keys;
+        }
+
+        public boolean moreKeys() {
+            return moreKeys;
+        }
+
+        public Set<ScriptReply.Code> codes() {
+            return codes;
         }
     }
+
+    private static final boolean FIXED_KEYS = false;
+    private static final boolean MORE_KEYS = true;
 
     private record Loaded(String body, String sha) {
     }
@@ -61,7 +102,7 @@ public class LuaScripts {
 
     public LuaScripts() {
         for (Script script : Script.values()) {
-            String body = withLibraries(read(script.file));
+            String body = withLibraries(read(script.file), new HashSet<>());
             if (body != null) {
                 scripts.put(script, new Loaded(body, sha1(body)));
             }
@@ -80,8 +121,9 @@ public class LuaScripts {
     /** Runs the script with the given keys (all in one hash slot) and string arguments. */
     public Uni<Response> run(Script script, List<String> keys, List<String> args) {
         Loaded loaded = scripts.get(script);
-        if (loaded == null) {
-            return Uni.createFrom().failure(new IllegalStateException("no script " + script.file));
+        RuntimeException unfit = unfit(script, loaded, keys);
+        if (unfit != null) {
+            return Uni.createFrom().failure(unfit);
         }
         return redis.execute("EVALSHA", command(loaded.sha, keys, args))
                 .onFailure(LuaScripts::isNoScript)
@@ -94,12 +136,38 @@ public class LuaScripts {
      */
     public Uni<Response> runBinary(Script script, List<String> keys, List<byte[]> args) {
         Loaded loaded = scripts.get(script);
-        if (loaded == null) {
-            return Uni.createFrom().failure(new IllegalStateException("no script " + script.file));
+        RuntimeException unfit = unfit(script, loaded, keys);
+        if (unfit != null) {
+            return Uni.createFrom().failure(unfit);
         }
         return redis.getRedis().send(binaryCommand(Command.EVALSHA, loaded.sha, keys, args))
                 .onFailure(LuaScripts::isNoScript)
                 .recoverWithUni(() -> redis.getRedis().send(binaryCommand(Command.EVAL, loaded.body, keys, args)));
+    }
+
+    /** Runs a script that answers with a code ({@link ScriptReply}), and names the code. */
+    public Uni<ScriptReply> call(Script script, List<String> keys, List<String> args) {
+        return run(script, keys, args).map(reply -> ScriptReply.of(script, reply));
+    }
+
+    /** {@link #call} with arguments that may be any bytes, as {@link #runBinary}. */
+    public Uni<ScriptReply> callBinary(Script script, List<String> keys, List<byte[]> args) {
+        return runBinary(script, keys, args).map(reply -> ScriptReply.of(script, reply));
+    }
+
+    /**
+     * Why the call can't run, or null: a missing script, or other KEYS than its header names (a
+     * caller's bug, found at its first call rather than as a script reading the wrong key).
+     */
+    private static RuntimeException unfit(Script script, Loaded loaded, List<String> keys) {
+        if (loaded == null) {
+            return new IllegalStateException("no script " + script.file);
+        }
+        if (keys.size() < script.keys || (!script.moreKeys && keys.size() > script.keys)) {
+            return new IllegalArgumentException(script.file + " takes " + (script.moreKeys ? "at least " : "")
+                    + script.keys + " keys, not " + keys.size());
+        }
+        return null;
     }
 
     private static Request binaryCommand(Command command, String first, List<String> keys, List<byte[]> args) {
@@ -122,14 +190,18 @@ public class LuaScripts {
         return e.getMessage() != null && e.getMessage().startsWith("NOSCRIPT");
     }
 
-    private static String withLibraries(String body) {
+    private static String withLibraries(String body, Set<String> included) {
         if (body == null) {
             return null;
         }
         StringBuilder out = new StringBuilder(body.length());
         for (String line : body.split("\n", -1)) {
             if (line.startsWith(USES)) {
-                String lib = read(line.substring(USES.length()).trim());
+                String file = line.substring(USES.length()).trim();
+                if (!included.add(file)) {
+                    continue;
+                }
+                String lib = withLibraries(read(file), included);
                 if (lib == null) {
                     throw new IllegalStateException("no Lua library " + line);
                 }

@@ -221,10 +221,11 @@ public class StreamAccess {
         return scripts.run(LuaScripts.Script.DEAD_LETTER, keys, args).map(reply -> {
             List<Parked> outcomes = new ArrayList<>(reply.size());
             for (Response r : reply) {
-                switch (r.type()) {
-                    case MULTI -> outcomes.add(new Parked(null, r.get(0).toString(), r.get(1).toString()));
-                    case NUMBER -> outcomes.add(new Parked(null, null, null));
-                    default -> outcomes.add(new Parked(r.toString(), null, null));
+                ScriptReply job = ScriptReply.of(LuaScripts.Script.DEAD_LETTER, r);
+                switch (job.code()) {
+                    case PARKED -> outcomes.add(new Parked(job.text(1), null, null));
+                    case NOT_PENDING -> outcomes.add(new Parked(null, null, null));
+                    default -> outcomes.add(new Parked(null, job.code().wire, job.text(1)));
                 }
             }
             return outcomes;

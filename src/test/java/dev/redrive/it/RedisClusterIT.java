@@ -110,8 +110,8 @@ class RedisClusterIT {
                     }
                 }
 
-                // A listing and a bulk redrive run in replay.lua on the node that owns each queue: the
-                // poison job is listed, moved back once, fails its three attempts again and is parked again.
+                // A listing (list.lua) and a bulk redrive (redrive-step.lua) run on the node that owns each
+                // queue: the poison job is listed, moved back once, fails its three attempts again and is parked again.
                 for (String q : QUEUES) {
                     String d = "http://127.0.0.1:" + redrive.httpPort() + "/dlq/%7B" + q + "%7D%3Adlq";
                     HttpResponse<String> listed = http.send(HttpRequest.newBuilder(URI.create(d + "/entries?failure=exhausted"))

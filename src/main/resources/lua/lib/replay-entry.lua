@@ -1,0 +1,138 @@
+-- uses lib/fields.lua
+-- uses lib/counters.lua
+-- lib/replay-entry.lua: sending one dead letter back to its origin stream, the step that a single
+-- replay (replay.lua) and a redrive's moves (redrive-step.lua) share.
+--
+-- What goes back is the snapshot byte for byte (patched only where the operator asked). Adding
+-- the new entry, deleting the dead letter, counting it out and writing the audit record happen in
+-- the calling script's one step: two operators replaying the same entry at the same moment get one
+-- job between them, and a second replay finds the entry gone.
+--
+-- Every replay writes what it put in the new entry for itself into the ledger (a hash of
+-- "<origin> <new id>" -> "<replays> <task key>") and its times (a zset of the same fields by ms):
+-- dead-letter.lua believes a job's replay count and redrive task from there only, never from the
+-- entry's own redrive-replays and redrive-task fields, which any producer can write. A replay of
+-- more than PACK_ABOVE fields (lib/fields.lua) goes back packed in the one field redrive-packed,
+-- beside the fields redrive adds; redrive's own worker unpacks it.
+--
+-- `how` carries the keys (dlq, stats, audit, ledger, ledgerAt), who, when and note (actor, at,
+-- note), the patch (patch by name, patchOrder), the redrive task (task id and taskKey, '' for a
+-- single replay), and for a redrive's step the list its moves are gathered in (moves: one audit
+-- record per step instead of one per entry).
+
+-- Fields redrive itself sets on the new entry; a stale copy in the snapshot is dropped.
+local own = { ['replay-of'] = true, ['redrive-replays'] = true, ['redrive-task'] = true, ['redrive-packed'] = true }
+
+-- The snapshot as name, value, ... whatever its form: f: fields, or packed by dead-letter.lua,
+-- with a packed replay's redrive-packed field (the first field, where replayEntry writes it)
+-- unpacked in place. nil when the record can't be replayed (a packed snapshot that does not
+-- decode, no origin id): the callers look before anything is written, so it is refused or skipped.
+local function snapshotFields(flat, record, snapshot)
+  if not record['origin-id'] then
+    return nil
+  end
+  local fields = {}
+  if record['snapshot-packed'] and not unpackFields(record['snapshot-packed'], fields) then
+    return nil
+  end
+  for _, i in ipairs(snapshot) do
+    fields[#fields + 1] = string.sub(flat[i], 3)
+    fields[#fields + 1] = flat[i + 1]
+  end
+  if fields[1] == 'redrive-packed' then
+    local inner = {}
+    if unpackFields(fields[2], inner) then
+      for k = 3, #fields do
+        inner[#inner + 1] = fields[k]
+      end
+      return inner
+    end
+  end
+  return fields
+end
+
+-- Why a replay to these origins can't write every key it would (the keys of `how`, the origins
+-- and `others`, a list of { key, type }), or nil: checked before the first write.
+local function replayRefusal(how, origins, others)
+  local wanted = { { how.stats, 'hash' }, { how.audit, 'stream' }, { how.ledger, 'hash' }, { how.ledgerAt, 'zset' } }
+  for _, w in ipairs(others) do
+    wanted[#wanted + 1] = w
+  end
+  for _, origin in ipairs(origins) do
+    wanted[#wanted + 1] = { origin, 'stream' }
+  end
+  return wrongType(wanted)
+end
+
+-- Dead letters replayed so far, and their ledger fields and times: written together by finishReplays.
+local replayedIds, ledgerItems, ledgerTimes = {}, {}, {}
+
+-- Sends one entry back to its origin: a new entry there and (for a single replay) audited; the
+-- dead letter's deletion, its counting out and its ledger field wait for finishReplays. `old` is
+-- what snapshotFields found. Returns the new entry id.
+local function replayEntry(id, old, record, origin, how)
+  -- The XADD's arguments are built in place (most replays fit one command); only a replay of more
+  -- than PACK_ABOVE fields is packed afterwards.
+  local args, present = { origin, '*' }, {}
+  for j = 1, #old, 2 do
+    local name = old[j]
+    if not own[name] then
+      args[#args + 1] = name
+      if how.patch[name] ~= nil then
+        args[#args + 1] = how.patch[name]
+      else
+        args[#args + 1] = old[j + 1]
+      end
+      present[name] = true
+    end
+  end
+  for _, name in ipairs(how.patchOrder) do
+    if not present[name] and not own[name] then
+      args[#args + 1] = name
+      args[#args + 1] = how.patch[name]
+      present[name] = true
+    end
+  end
+  -- Handlers deduplicate on this key: a replay must look like the same job, not a new one.
+  if not present['idempotency-key'] then
+    args[#args + 1] = 'idempotency-key'
+    args[#args + 1] = origin .. '/' .. record['origin-id']
+  end
+  if #args - 2 > 2 * PACK_ABOVE then
+    args = { origin, '*', 'redrive-packed', packFields(args, 3, #args) }
+  end
+  local replays = tostring((tonumber(record['replays']) or 0) + 1)
+  args[#args + 1] = 'replay-of'
+  args[#args + 1] = how.dlq .. '/' .. id
+  args[#args + 1] = 'redrive-replays'
+  args[#args + 1] = replays
+  if how.task ~= '' then
+    args[#args + 1] = 'redrive-task'
+    args[#args + 1] = how.dlq .. '/' .. how.task
+  end
+
+  local newId = redis.call('XADD', unpack(args))
+  local ledgerField = origin .. ' ' .. newId
+  ledgerItems[#ledgerItems + 1] = ledgerField
+  ledgerItems[#ledgerItems + 1] = replays .. ' ' .. how.taskKey
+  ledgerTimes[#ledgerTimes + 1] = string.match(newId, '^%d+')
+  ledgerTimes[#ledgerTimes + 1] = ledgerField
+  replayedIds[#replayedIds + 1] = id
+  countDeadLetter(-1, record['failure'] or '', origin, record['fingerprint'] or '')
+  if how.moves then
+    how.moves[#how.moves + 1] = id .. ' ' .. newId .. ' ' .. record['origin-id'] .. ' ' .. origin
+  else
+    redis.call('XADD', how.audit, '*', 'action', 'replay', 'actor', how.actor, 'at', how.at, 'note', how.note,
+      'dlq', how.dlq, 'dlq-id', id, 'new-id', newId, 'origin-stream', origin, 'origin-id', record['origin-id'],
+      'patched', table.concat(how.patchOrder, ','))
+  end
+  return newId
+end
+
+-- Deletes the dead letters replayed, writes their ledger fields and counts them out, once per call.
+local function finishReplays(how)
+  inSlices('XDEL', how.dlq, replayedIds)
+  inSlices('HSET', how.ledger, ledgerItems)
+  inSlices('ZADD', how.ledgerAt, ledgerTimes)
+  flushCounts(how.stats)
+end

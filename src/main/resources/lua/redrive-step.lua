@@ -1,0 +1,112 @@
+#!lua
+-- uses lib/record.lua
+-- uses lib/filter.lua
+-- uses lib/task.lua
+-- uses lib/replay-entry.lua
+-- redrive-step.lua: move the next page of a redrive's matching dead letters back to their origins.
+--
+-- A redrive runs here page by page: its entries never travel to the service and back, and its
+-- cursor and counters change in the same step as the moves, so a runner that dies or loses its
+-- lease can neither skip an entry nor move one twice. Each move is lib/replay-entry.lua, the step
+-- of a single replay; the filter is lib/filter.lua, the listing's and the count's own.
+-- In the canary phase it moves no more than the canary still needs and lists what it moved; the
+-- phase is done when the canary is full (over as many steps as the pace takes) or the end is
+-- reached. One audit record (action redrive-moves) names every move of the step, one line each:
+-- dead-letter id, new id, origin id, origin stream. Matching entries it can't move (origin not
+-- writable here, no snapshot, unreadable) count as skipped.
+--
+-- KEYS[1]  dead-letter stream
+-- KEYS[2]  its stats hash                        (every key in KEYS[1]'s hash slot)
+-- KEYS[3]  its audit stream
+-- KEYS[4]  the redrive task hash
+-- KEYS[5]  the task's canary list ("<origin> <new id>" of each canary job)
+-- KEYS[6]  the replay ledger (lib/replay-entry.lua)
+-- KEYS[7]  the ledger's times
+-- KEYS[8..] every stream a replay may write to in this hash slot
+-- ARGV[1..7] the filter (lib/filter.lua)
+-- ARGV[8]  the runner (must hold the task, in state canary or running)
+-- ARGV[9]  who started the task
+-- ARGV[10] when (ISO-8601)
+-- ARGV[11] note
+-- ARGV[12] task id
+-- ARGV[13] entries to examine at most
+-- ARGV[14] entries to move at most (the pace)
+--
+-- Returns { 'stopped' }             (finished, cancelled, or another runner holds it: nothing written)
+--         { 'ok', done, moved }     (done: 1 when the canary is full or the task's end is reached)
+-- Errors: a key it would write is of another type; found before the first write, nothing moved.
+
+local dlq, task, canaryList = KEYS[1], KEYS[4], KEYS[5]
+local filter, owner, budget, limit = filterAt(1), ARGV[8], tonumber(ARGV[13]), tonumber(ARGV[14])
+
+local held, state = holds(task, owner, { canary = true, running = true })
+if not held then
+  return { 'stopped' }
+end
+local canary = state == 'canary'
+-- The pace bounds a step, not the canary: the canary phase ends when the canary is full, which
+-- may take several steps.
+local canaryLeft
+if canary then
+  canaryLeft = tonumber(redis.call('HGET', task, 'canary')) - tonumber(redis.call('HGET', task, 'canary-moved') or '0')
+  limit = math.min(limit, canaryLeft)
+end
+local writable, origins = {}, {}
+for i = 8, #KEYS do
+  writable[KEYS[i]] = true
+  origins[#origins + 1] = KEYS[i]
+end
+local how = { dlq = dlq, stats = KEYS[2], audit = KEYS[3], ledger = KEYS[6], ledgerAt = KEYS[7], actor = ARGV[9],
+  at = ARGV[10], note = ARGV[11], task = ARGV[12], taskKey = task, patch = {}, patchOrder = {}, moves = {} }
+local refusal = replayRefusal(how, origins, { { task, 'hash' }, { canaryList, 'list' } })
+if refusal then
+  return redis.error_reply('redrive-step.lua: nothing moved: ' .. refusal)
+end
+
+local moved, skipped, cursor = 0, 0, nil
+local page = {}
+if limit > 0 then
+  page = redis.call('XRANGE', dlq, after(redis.call('HGET', task, 'cursor')), redis.call('HGET', task, 'until'),
+    'COUNT', budget)
+end
+local examined = 0
+for _, entry in ipairs(page) do
+  if moved >= limit then
+    break
+  end
+  examined = examined + 1
+  cursor = entry[1]
+  local record, snapshot = recordOf(entry[2])
+  if matches(filter, entry[1], record) then
+    local origin = record['origin-stream']
+    local old = writable[origin] and record['snapshot'] ~= 'missing' and snapshotFields(entry[2], record, snapshot)
+    if not old then
+      skipped = skipped + 1
+    else
+      local newId = replayEntry(entry[1], old, record, origin, how)
+      moved = moved + 1
+      if canary then
+        redis.call('RPUSH', canaryList, origin .. ' ' .. newId)
+      end
+    end
+  end
+end
+finishReplays(how)
+if moved > 0 then
+  redis.call('XADD', how.audit, '*', 'action', 'redrive-moves', 'actor', how.actor, 'at', how.at, 'note', how.note,
+    'dlq', dlq, 'task', how.task, 'count', moved, 'moves', table.concat(how.moves, '\n'))
+end
+if cursor then
+  redis.call('HSET', task, 'cursor', cursor)
+end
+if moved > 0 then
+  redis.call('HINCRBY', task, 'moved', moved)
+  if canary then
+    redis.call('HINCRBY', task, 'canary-moved', moved)
+  end
+end
+if skipped > 0 then
+  redis.call('HINCRBY', task, 'skipped', skipped)
+end
+local done = (canary and moved >= canaryLeft) or (examined == #page and #page < budget)
+return { 'ok', done and 1 or 0, moved }
