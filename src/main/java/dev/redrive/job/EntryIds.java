@@ -44,6 +44,23 @@ public final class EntryIds {
         }
     }
 
+    /**
+     * Orders two ids as Redis does (milliseconds, then sequence; unsigned): negative when
+     * {@code a} comes first. An id without a sequence ({@code 1700000000000}) is its {@code -0}.
+     */
+    public static int compare(String a, String b) {
+        long[] x = parts(a);
+        long[] y = parts(b);
+        int c = Long.compareUnsigned(x[0], y[0]);
+        return c != 0 ? c : Long.compareUnsigned(x[1], y[1]);
+    }
+
+    private static long[] parts(String id) {
+        int dash = id.indexOf('-');
+        return dash < 0 ? new long[] { Long.parseUnsignedLong(id), 0 }
+                : new long[] { Long.parseUnsignedLong(id.substring(0, dash)), Long.parseUnsignedLong(id.substring(dash + 1)) };
+    }
+
     public static Instant timestamp(String id) {
         int dash = id.indexOf('-');
         return Instant.ofEpochMilli(Long.parseLong(dash < 0 ? id : id.substring(0, dash)));

@@ -1,0 +1,57 @@
+package dev.redrive.redis;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * The plain commands on a bulk redrive's keys ({@link RedisKeys#redriveTask} and its neighbours):
+ * the task hash, the stream's running-task pointer, its task index and a task's canary list. The
+ * atomic transitions are scripts (redrive-start.lua, redrive-claim.lua, redrive-count.lua,
+ * redrive-step.lua); what the fields mean is the redrive package's.
+ */
+@ApplicationScoped
+public class TaskHashes {
+
+    @Inject
+    ReactiveRedisDataSource redis;
+
+    /** Every field of the task hash; empty when there is no such task (never started, or expired). */
+    public Uni<Map<String, String>> read(String deadLetters, String taskId) {
+        return redis.hash(String.class, String.class, String.class).hgetall(RedisKeys.redriveTask(deadLetters, taskId));
+    }
+
+    public Uni<Void> write(String deadLetters, String taskId, Map<String, String> fields) {
+        return redis.hash(String.class, String.class, String.class)
+                .hset(RedisKeys.redriveTask(deadLetters, taskId), fields).replaceWithVoid();
+    }
+
+    /** Lets the task hash and its canary list expire after {@code ttl}: a finished task is kept that long. */
+    public Uni<Void> expire(String deadLetters, String taskId, Duration ttl) {
+        var keys = redis.key(String.class);
+        return keys.expire(RedisKeys.redriveTask(deadLetters, taskId), ttl.toSeconds())
+                .chain(() -> keys.expire(RedisKeys.redriveCanary(deadLetters, taskId), ttl.toSeconds()))
+                .replaceWithVoid();
+    }
+
+    /** The id the stream's running-task pointer names, or null. */
+    public Uni<String> running(String deadLetters) {
+        return redis.value(String.class, String.class).get(RedisKeys.redriveRunning(deadLetters));
+    }
+
+    /** The ids of the stream's tasks, oldest first. */
+    public Uni<List<String>> ids(String deadLetters) {
+        return redis.sortedSet(String.class).zrange(RedisKeys.redriveTasks(deadLetters), 0, -1);
+    }
+
+    /** What redrive-step.lua listed of the task's canary: {@code "<origin stream> <new entry id>"} each. */
+    public Uni<List<String>> canary(String deadLetters, String taskId) {
+        return redis.list(String.class).lrange(RedisKeys.redriveCanary(deadLetters, taskId), 0, -1);
+    }
+}
