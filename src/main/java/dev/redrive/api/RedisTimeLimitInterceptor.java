@@ -12,7 +12,7 @@ import io.smallrye.mutiny.Uni;
 /**
  * Bounds the answers of {@link RedisTimeLimit} endpoints. The reactive Redis client has no time
  * limit per command, so the limit goes on the whole answer here, in one place for every endpoint.
- * Blocking endpoints bound each of their Redis waits themselves (Redrives).
+ * Blocking endpoints bound each of their Redis waits themselves (redrive/RedisWait).
  */
 @RedisTimeLimit
 @Interceptor

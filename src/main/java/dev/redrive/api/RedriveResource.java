@@ -33,7 +33,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.deadletter.DeadLetterStore;
 import dev.redrive.deadletter.EntryFilter;
-import dev.redrive.deadletter.Redrives;
+import dev.redrive.redrive.RedriveSpec;
+import dev.redrive.redrive.RedriveStatus;
+import dev.redrive.redrive.RedriveTasks;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.common.annotation.Blocking;
 
@@ -59,7 +61,7 @@ public class RedriveResource {
     private static final Set<String> FILTER = Set.of("origin", "job", "failure", "fingerprint", "deadFrom", "deadTo", "ids");
 
     @Inject
-    Redrives redrives;
+    RedriveTasks redrives;
 
     @Inject
     DeadLetterStore store;
@@ -97,8 +99,8 @@ public class RedriveResource {
     public Response start(@PathParam("dlq") String dlq, byte[] body) {
         store.requireKnown(dlq);
         JsonNode root = Requests.json(mapper, body, config.replay().maxBodyBytes());
-        Redrives.Spec spec = spec(root);
-        Redrives.Status status = redrives.start(dlq, spec, Callers.name(identity));
+        RedriveSpec spec = spec(root);
+        RedriveStatus status = redrives.start(dlq, spec, Callers.name(identity));
         return Response.accepted(status).location(URI.create("/dlq/" + URLEncoder.encode(dlq, StandardCharsets.UTF_8)
                 + "/redrives/" + status.id())).build();
     }
@@ -110,7 +112,7 @@ public class RedriveResource {
             description = "state (counting, canary, running, completed, cancelled, aborted), matched, moved, remaining, "
                     + "failed (moved jobs that were parked again), skipped (could not be moved), detail.")
     @APIResponse(responseCode = "200", description = "The task")
-    public Redrives.Status status(@PathParam("dlq") String dlq, @PathParam("task") String task) {
+    public RedriveStatus status(@PathParam("dlq") String dlq, @PathParam("task") String task) {
         store.requireKnown(dlq);
         return redrives.status(dlq, taskId(task));
     }
@@ -122,7 +124,7 @@ public class RedriveResource {
     @APIResponse(responseCode = "200", description = "Cancelled")
     @APIResponse(responseCode = "409", description = "Already finished",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    public Redrives.Status cancel(@PathParam("dlq") String dlq, @PathParam("task") String task) {
+    public RedriveStatus cancel(@PathParam("dlq") String dlq, @PathParam("task") String task) {
         store.requireKnown(dlq);
         return redrives.cancel(dlq, taskId(task), Callers.name(identity));
     }
@@ -134,7 +136,7 @@ public class RedriveResource {
         return task;
     }
 
-    private static Redrives.Spec spec(JsonNode root) {
+    private static RedriveSpec spec(JsonNode root) {
         if (root == null) {
             throw ProblemException.badRequest("a redrive needs a JSON body; {\"dryRun\": true} counts everything");
         }
@@ -161,7 +163,7 @@ public class RedriveResource {
         if (dry != null && !dry.isNull() && !dry.isBoolean()) {
             throw ProblemException.badRequest("dryRun must be true or false");
         }
-        return new Redrives.Spec(filter(root.get("filter")), maxPerSecond, dry != null && dry.asBoolean(), canary,
+        return new RedriveSpec(filter(root.get("filter")), maxPerSecond, dry != null && dry.asBoolean(), canary,
                 maxRefail, text(root, "note"));
     }
 

@@ -34,7 +34,7 @@ public record EntryFilter(String origin, String job, String failure, String fing
      * The filter as the scripts take it (lib/filter.lua applies it, so a listing, a count and a
      * redrive agree): origin, job, failure, fingerprint, dead from, dead to, ids; '' means any.
      */
-    List<String> scriptArgs() {
+    public List<String> scriptArgs() {
         return List.of(orEmpty(origin), orEmpty(job), orEmpty(failure), orEmpty(fingerprint), comparable(deadFrom),
                 comparable(deadTo), String.join(",", ids));
     }

@@ -26,10 +26,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.redrive.deadletter.RecordField;
-import dev.redrive.deadletter.Redrives;
 import dev.redrive.deadletter.StatsField;
 import dev.redrive.redis.LuaScripts;
 import dev.redrive.redis.RedisKeys;
+import dev.redrive.redrive.RedriveRunner;
+import dev.redrive.redrive.RunnerLifecycle;
 import dev.redrive.testing.ApiProfile;
 import dev.redrive.testing.Await;
 import dev.redrive.testing.DeadLetterSeed;
@@ -58,7 +59,7 @@ class RedriveApiTest {
     RedisDataSource redis;
 
     @Inject
-    Redrives redrives;
+    RedriveRunner runner;
 
     @Inject
     LuaScripts scripts;
@@ -171,7 +172,7 @@ class RedriveApiTest {
         String task = start("{\"filter\": {\"origin\": \"{jobs}cancel\"}, \"maxPerSecond\": 1000}");
         Await.until("some entries to move", BOUND, () -> status(task).getLong("moved") >= 300);
         as("operator").delete(D + "/redrives/" + task).then().statusCode(200).body("state", equalTo("cancelled"));
-        Await.until("the runner to stop", BOUND, () -> !redrives.runsHere(DLQ, task));
+        Await.until("the runner to stop", BOUND, () -> !RunnerLifecycle.runsHere(runner, DLQ, task));
         long moved = status(task).getLong("moved");
         assertTrue(moved < 3000, "stopped mid-way at " + moved);
         noneTwice("{jobs}cancel", (int) moved);
@@ -184,11 +185,11 @@ class RedriveApiTest {
         seed("{jobs}restart", 3000);
         String task = start("{\"filter\": {\"origin\": \"{jobs}restart\"}, \"maxPerSecond\": 1500}");
         Await.until("some entries to move", BOUND, () -> status(task).getLong("moved") >= 300);
-        redrives.releaseAll(); // what shutdown does: runners stop, leases are given up, the task stays unfinished
-        Await.until("the runner to stop", BOUND, () -> !redrives.runsHere(DLQ, task));
+        RunnerLifecycle.shutDown(runner); // runs stop, leases are given up, the task stays unfinished
+        Await.until("the runner to stop", BOUND, () -> !RunnerLifecycle.runsHere(runner, DLQ, task));
         assertEquals("running", status(task).getString("state"), "unfinished, not lost");
         // A live replica takes the task over by itself every lease period; start-up does the same at once.
-        redrives.resumeAbandoned();
+        RunnerLifecycle.takeOverAbandoned(runner);
         JsonPath done = awaitState(task, "completed");
         assertEquals(3000, done.getLong("moved"));
         noneTwice("{jobs}restart", 3000);
@@ -278,7 +279,7 @@ class RedriveApiTest {
         problem(as("operator").contentType("application/json").body(body).post(D + "/redrives").then(), 409);
 
         as("operator").delete(D + "/redrives/" + running).then().statusCode(200);
-        Await.until("the runner to stop", BOUND, () -> !redrives.runsHere(DLQ, running));
+        Await.until("the runner to stop", BOUND, () -> !RunnerLifecycle.runsHere(runner, DLQ, running));
         long first = status(running).getLong("moved");
         // A cancelled task blocks nothing: the next one moves the rest, and reports exactly that.
         JsonPath rest = awaitState(start("{\"filter\": {\"origin\": \"{jobs}overlap\"}, \"maxPerSecond\": 0}"),

@@ -1,4 +1,4 @@
-package dev.redrive.deadletter;
+package dev.redrive.redrive;
 
 /**
  * How a paced redrive spreads its moves over time: steps of a twentieth of a second's worth of

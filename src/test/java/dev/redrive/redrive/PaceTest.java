@@ -1,4 +1,4 @@
-package dev.redrive.deadletter;
+package dev.redrive.redrive;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

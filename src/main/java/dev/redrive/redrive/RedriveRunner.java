@@ -1,0 +1,137 @@
+package dev.redrive.redrive;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.context.ManagedExecutor;
+import org.jboss.logging.Logger;
+
+import dev.redrive.config.ProcessIdentity;
+import dev.redrive.config.RedriveConfig;
+import dev.redrive.deadletter.ReplayTargets;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+
+/**
+ * Runs this process' share of the bulk redrives, each on a thread of Quarkus' managed executor:
+ * the tasks it starts, and every unfinished task whose runner is gone (its lease ran out), looked
+ * for at start-up and then every lease period, so a task whose pod died resumes on a live replica
+ * without waiting for a restart. On shutdown it stops its runs and gives up their leases at once,
+ * so the next process (or this one restarted) resumes them from their stored cursors.
+ */
+@ApplicationScoped
+public class RedriveRunner {
+
+    private static final Logger LOG = Logger.getLogger(RedriveRunner.class);
+
+    @Inject
+    ManagedExecutor executor;
+
+    @Inject
+    TaskDriver driver;
+
+    @Inject
+    RedriveTaskStore store;
+
+    @Inject
+    ReplayTargets targets;
+
+    @Inject
+    RedriveConfig config;
+
+    @Inject
+    ProcessIdentity identity;
+
+    @Inject
+    io.vertx.mutiny.core.Vertx vertx;
+
+    /**
+     * This process' runs, by {@code <dead-letter stream>/<task id>}. A run is stopped through its
+     * {@link Stop}, not by interrupting the executor's thread (a shared worker): it notices within
+     * a step or a wait, each bounded by redrive.redis-timeout.
+     */
+    private final Map<String, Stop> local = new ConcurrentHashMap<>();
+
+    void onStart(@Observes @Priority(20) StartupEvent event) {
+        executor.execute(this::resumeAbandoned);
+        vertx.setPeriodic(Math.max(1000, config.replay().redriveLease().toMillis()),
+                t -> executor.execute(this::resumeAbandoned));
+    }
+
+    void onStop(@Observes ShutdownEvent event) {
+        releaseAll();
+    }
+
+    /** Takes over the unfinished tasks whose lease has run out: what a start-up does. */
+    void resumeAbandoned() {
+        for (String dlq : targets.deadLetterStreams()) {
+            try {
+                for (String id : store.ids(dlq)) {
+                    if (!local.containsKey(key(dlq, id)) && store.claim(dlq, id, identity.runner())) {
+                        LOG.infof("resuming redrive %s of %s from its stored cursor", id, dlq);
+                        launch(dlq, id);
+                    }
+                }
+            } catch (RuntimeException e) {
+                LOG.warnf("could not look for unfinished redrives of %s: %s", dlq, e.getMessage());
+            }
+        }
+    }
+
+    /** Stops this process' runs and releases their leases; their tasks stay unfinished. */
+    void releaseAll() {
+        List<String> stopped = new ArrayList<>(local.keySet());
+        local.values().forEach(Stop::now);
+        for (String key : stopped) {
+            int sep = key.lastIndexOf('/');
+            String dlq = key.substring(0, sep);
+            String id = key.substring(sep + 1);
+            try {
+                store.release(dlq, id);
+            } catch (RuntimeException e) {
+                LOG.warnf("could not release redrive %s; another process takes it over after %s", id,
+                        config.replay().redriveLease());
+            }
+        }
+        local.clear();
+    }
+
+    /** True while a run of this process works on the task. */
+    boolean runsHere(String dlq, String id) {
+        return local.containsKey(key(dlq, id));
+    }
+
+    /** Runs the task here unless it already does. */
+    void launch(String dlq, String id) {
+        String key = key(dlq, id);
+        local.computeIfAbsent(key, k -> {
+            Stop stop = new Stop();
+            executor.execute(() -> {
+                try {
+                    driver.drive(dlq, id, stop);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } catch (RuntimeException e) {
+                    if (!stop.requested()) {
+                        LOG.errorf(e, "redrive %s of %s stopped; it resumes when its lease has run out", id, dlq);
+                    } // else stopped by releaseAll (shutdown): the lease is given up, another run resumes it
+                } finally {
+                    // only this run's entry: after a release, a new run of the task may be here already
+                    local.remove(key, stop);
+                }
+            });
+            return stop;
+        });
+    }
+
+    private static String key(String dlq, String id) {
+        return dlq + "/" + id;
+    }
+}

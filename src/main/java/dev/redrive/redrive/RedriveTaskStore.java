@@ -1,0 +1,181 @@
+package dev.redrive.redrive;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.redrive.config.RedriveConfig;
+import dev.redrive.deadletter.DeadLetterException;
+import dev.redrive.deadletter.EntryFilter;
+import dev.redrive.redis.AuditTrail;
+import dev.redrive.redis.LuaScripts;
+import dev.redrive.redis.RedisKeys;
+import dev.redrive.redis.ScriptReply;
+import dev.redrive.redis.TaskHashes;
+
+/**
+ * Bulk redrive tasks in Redis, as {@link RedriveTask}s: create one, read it, move it to another
+ * state, claim and release its lease, and audit what an operator did to it. Every method blocks
+ * (through {@link RedisWait}, bounded by redrive.redis-timeout).
+ */
+@ApplicationScoped
+class RedriveTaskStore {
+
+    /** A start that keeps losing races to other starts gives up rather than loop. */
+    private static final int START_ATTEMPTS = 10;
+
+    @Inject
+    TaskHashes hashes;
+
+    @Inject
+    LuaScripts scripts;
+
+    @Inject
+    AuditTrail auditTrail;
+
+    @Inject
+    RedisWait wait;
+
+    @Inject
+    RedriveConfig config;
+
+    @Inject
+    ObjectMapper mapper;
+
+    @Inject
+    Clock clock;
+
+    /**
+     * Stores the new task unless a real redrive of the same stream is unfinished: two at once
+     * would each count what the other moves. redrive-start.lua checks and creates in one step; it
+     * needs the running task's key up front, so a start that raced another reads the pointer again.
+     */
+    void create(RedriveTask task) {
+        String dlq = task.dlq();
+        String key = RedisKeys.redriveTask(dlq, task.id());
+        for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
+            String seen = task.dryRun() ? null : wait.on(hashes.running(dlq));
+            List<String> keys = List.of(RedisKeys.redriveRunning(dlq),
+                    seen == null ? key : RedisKeys.redriveTask(dlq, seen), key, RedisKeys.redriveTasks(dlq));
+            List<String> args = new ArrayList<>(List.of(seen == null ? "" : seen, task.id(),
+                    Long.toString(clock.millis()), task.dryRun() ? "1" : "0"));
+            task.toHash().forEach((name, value) -> {
+                args.add(name);
+                args.add(value);
+            });
+            ScriptReply created = wait.on(scripts.call(LuaScripts.Script.REDRIVE_START, keys, args));
+            switch (created.code()) {
+                case STARTED -> {
+                    return;
+                }
+                case RUNNING -> throw new DeadLetterException(DeadLetterException.Reason.REDRIVE_RUNNING,
+                        "redrive " + created.text(1) + " of " + dlq + " is still " + created.text(2) + "; one redrive of "
+                                + "a stream runs at a time (dry runs aside): wait until it has finished, or cancel it "
+                                + "with DELETE on its URL, .../redrives/" + created.text(1));
+                default -> {
+                    // 'changed': another start won since the pointer was read; read it again
+                }
+            }
+        }
+        throw new IllegalStateException("could not start a redrive of " + dlq + ": other redrives kept starting");
+    }
+
+    Optional<RedriveTask> find(String dlq, String id) {
+        Map<String, String> hash = wait.on(hashes.read(dlq, id));
+        return hash == null || hash.isEmpty() ? Optional.empty() : Optional.of(RedriveTask.fromHash(dlq, id, hash));
+    }
+
+    /** The task, or the API's 404 (a finished task is forgotten after redrive.replay.redrive-retention). */
+    RedriveTask get(String dlq, String id) {
+        return find(dlq, id).orElseThrow(() -> new DeadLetterException(DeadLetterException.Reason.NO_TASK, "no redrive "
+                + id + " of " + dlq + " (finished ones are kept for " + config.replay().redriveRetention() + ")"));
+    }
+
+    /** The runner's move from one working state to the next (the table is {@link RedriveState#next}). */
+    void advance(RedriveTask task, RedriveState to) {
+        requireMove(task.state(), to);
+        wait.on(hashes.write(task.dlq(), task.id(), RedriveTask.moved(to)));
+    }
+
+    /** Ends the task, gives up its lease, and lets its hash and canary list expire after the retention. */
+    void finish(RedriveTask task, RedriveState end, String detail) {
+        requireMove(task.state(), end);
+        wait.on(hashes.write(task.dlq(), task.id(), RedriveTask.finish(end, detail, now())));
+        wait.on(hashes.expire(task.dlq(), task.id(), config.replay().redriveRetention()));
+    }
+
+    /**
+     * Takes or renews the lease for {@code runner} (redrive-claim.lua); false when the task is
+     * finished or another live runner holds it.
+     */
+    boolean claim(String dlq, String id, String runner) {
+        return wait.on(scripts.run(LuaScripts.Script.REDRIVE_CLAIM, List.of(RedisKeys.redriveTask(dlq, id)),
+                List.of(runner, Long.toString(clock.millis()), Long.toString(config.replay().redriveLease().toMillis()))))
+                .toInteger() == 1;
+    }
+
+    /** Gives the lease up; the task stays as it is, for the next runner to claim at once. */
+    void release(String dlq, String id) {
+        wait.on(hashes.write(dlq, id, RedriveTask.released()));
+    }
+
+    /** Every task of the stream still kept, finished or not, oldest first. */
+    List<String> ids(String dlq) {
+        return wait.on(hashes.ids(dlq));
+    }
+
+    /** The canary's jobs as {@code "<origin stream> <new entry id>"}. */
+    List<String> canaryJobs(RedriveTask task) {
+        return wait.on(hashes.canary(task.dlq(), task.id()));
+    }
+
+    /** An operator's act on a task, in the stream's audit trail (each move is audited by redrive-step.lua). */
+    void audit(String dlq, String id, String action, String actor, String note) {
+        Map<String, String> record = new HashMap<>();
+        record.put("action", action);
+        record.put("actor", actor);
+        record.put("at", now().toString());
+        record.put("note", note);
+        record.put("dlq", dlq);
+        record.put("task", id);
+        wait.on(auditTrail.append(dlq, record));
+    }
+
+    RedriveSpec spec(RedriveTask task) {
+        try {
+            return new RedriveSpec(mapper.readValue(task.filter(), EntryFilter.class), task.maxPerSecond(),
+                    task.dryRun(), task.canary(), task.maxRefailRate(), task.note());
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("unreadable filter of redrive " + task.id(), e);
+        }
+    }
+
+    String json(EntryFilter filter) {
+        try {
+            return mapper.writeValueAsString(filter);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    }
+
+    private static void requireMove(RedriveState from, RedriveState to) {
+        if (!from.canMoveTo(to)) {
+            throw new IllegalStateException("a redrive does not move from " + from.wire + " to " + to.wire);
+        }
+    }
+}

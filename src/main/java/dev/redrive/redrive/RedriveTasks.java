@@ -1,0 +1,71 @@
+package dev.redrive.redrive;
+
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.jboss.logging.Logger;
+
+import dev.redrive.deadletter.DeadLetterException;
+import dev.redrive.deadletter.DeadLetterStore;
+
+/**
+ * Bulk replays ("redrives") as an operator sees them: start one (a filter, a pace, an optional
+ * canary), follow it, cancel it. A task's whole state lives in a hash in the dead-letter stream's
+ * slot ({@link RedriveTask}), so any process can report it, cancel it or take it over; this
+ * process' {@link RedriveRunner} runs the ones it starts. Every method blocks: the API calls them
+ * on worker threads.
+ */
+@ApplicationScoped
+public class RedriveTasks {
+
+    private static final Logger LOG = Logger.getLogger(RedriveTasks.class);
+
+    @Inject
+    RedriveTaskStore store;
+
+    @Inject
+    RedriveRunner runner;
+
+    @Inject
+    DeadLetterStore deadLetters;
+
+    @Inject
+    RedisWait wait;
+
+    /**
+     * Starts a redrive of what {@code spec} selects among the entries parked so far (jobs that come
+     * back during the task are not moved again by it); 409 while another one of the stream is
+     * unfinished.
+     */
+    public RedriveStatus start(String dlq, RedriveSpec spec, String actor) {
+        deadLetters.requireKnown(dlq);
+        String id = UUID.randomUUID().toString();
+        String until = wait.on(deadLetters.newestId(dlq));
+        store.create(RedriveTask.begun(id, dlq, store.json(spec.filter()), spec, until, actor, store.now()));
+        store.audit(dlq, id, "redrive", actor, spec.note() == null ? "" : spec.note());
+        LOG.infof("%s started redrive %s of %s (dry run %s, %d/s, canary %d)", actor, id, dlq, spec.dryRun(),
+                spec.maxPerSecond(), spec.canary());
+        runner.launch(dlq, id);
+        return status(dlq, id);
+    }
+
+    public RedriveStatus status(String dlq, String id) {
+        deadLetters.requireKnown(dlq);
+        return RedriveStatus.of(store.get(dlq, id));
+    }
+
+    /** Stops a task wherever it runs: its runner's next lease renewal fails. */
+    public RedriveStatus cancel(String dlq, String id, String actor) {
+        deadLetters.requireKnown(dlq);
+        RedriveTask task = store.get(dlq, id);
+        if (task.state().finished()) {
+            throw new DeadLetterException(DeadLetterException.Reason.TASK_FINISHED,
+                    "redrive " + id + " is already " + task.state().wire);
+        }
+        store.finish(task, RedriveState.CANCELLED, "cancelled by " + actor);
+        store.audit(dlq, id, "redrive-cancel", actor, "");
+        return status(dlq, id);
+    }
+}

@@ -1,0 +1,143 @@
+package dev.redrive.redrive;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import dev.redrive.config.ProcessIdentity;
+import dev.redrive.deadletter.DeadLetterMetrics;
+import dev.redrive.deadletter.Replays;
+import dev.redrive.redis.LuaScripts;
+import dev.redrive.redis.RedisKeys;
+import dev.redrive.redis.ScriptReply;
+import io.vertx.mutiny.redis.client.Response;
+
+/**
+ * A task's work in Redis, one script call a step: redrive-count.lua counts a page of what matches,
+ * redrive-step.lua moves a page and advances the cursor and the counters in the same atomic step,
+ * and only for the runner that holds the task. After a crash or a takeover the next runner starts
+ * exactly where the last step ended, so nothing moves twice and nothing is skipped.
+ */
+@ApplicationScoped
+class TaskSteps {
+
+    /** Entries one step examines at most: a few milliseconds of Redis time per script call. */
+    static final int PAGE = 200;
+    static final int COUNT_PAGE = 1000;
+
+    @Inject
+    LuaScripts scripts;
+
+    @Inject
+    Replays replays;
+
+    @Inject
+    RedriveTaskStore store;
+
+    @Inject
+    DeadLetterMetrics metrics;
+
+    @Inject
+    RedisWait wait;
+
+    @Inject
+    ProcessIdentity identity;
+
+    @Inject
+    Clock clock;
+
+    /** Counts the matching entries, page by page; false when the task stopped. */
+    boolean count(RedriveTask task, RedriveSpec spec, Lease lease) {
+        List<String> keys = List.of(task.dlq(), RedisKeys.redriveTask(task.dlq(), task.id()));
+        List<String> args = new ArrayList<>(spec.filter().scriptArgs());
+        args.add(identity.runner());
+        args.add(Integer.toString(COUNT_PAGE));
+        while (true) {
+            if (!lease.held()) {
+                return false;
+            }
+            Response step = wait.on(scripts.run(LuaScripts.Script.REDRIVE_COUNT, keys, args));
+            if (stopped(step)) {
+                return false;
+            }
+            if (done(step)) {
+                return true;
+            }
+        }
+    }
+
+    /**
+     * Moves matching entries from the task's cursor; in the canary phase the script stops at the
+     * canary's size. With a pace, one step at a time, each as big and as late as {@link Pace} says;
+     * without one, two steps are in flight, so Redis never waits for the service between them (a
+     * step that finds nothing left to do is harmless). False when the task stopped (cancelled,
+     * taken over by another runner, or this run was stopped).
+     */
+    boolean move(RedriveTask task, RedriveSpec spec, Lease lease, Stop stop) throws InterruptedException {
+        String dlq = task.dlq();
+        List<String> keys = new ArrayList<>(List.of(dlq, RedisKeys.deadLetterStats(dlq), RedisKeys.audit(dlq),
+                RedisKeys.redriveTask(dlq, task.id()), RedisKeys.redriveCanary(dlq, task.id()), RedisKeys.replayed(dlq),
+                RedisKeys.replayedAt(dlq)));
+        keys.addAll(replays.writableFrom(dlq));
+        Pace pace = spec.pace();
+        int limit = pace.perStep(PAGE);
+        int depth = pace.limited() ? 1 : 2;
+        ArrayDeque<CompletableFuture<Response>> inFlight = new ArrayDeque<>();
+        Instant started = clock.instant();
+        long moved = 0;
+        while (true) {
+            while (inFlight.size() < depth) {
+                if (!lease.held()
+                        || !stop.pause(pace.waitNanos(moved, Duration.between(started, clock.instant()).toNanos()))) {
+                    return false;
+                }
+                inFlight.add(wait.send(scripts.run(LuaScripts.Script.REDRIVE_STEP, keys, stepArgs(task, spec, limit))));
+            }
+            Response step = wait.on(inFlight.poll());
+            if (stopped(step)) {
+                return false;
+            }
+            moved += counted(dlq, step);
+            if (done(step)) {
+                while (!inFlight.isEmpty()) {
+                    Response late = wait.on(inFlight.poll());
+                    if (!stopped(late)) {
+                        counted(dlq, late);
+                    }
+                }
+                return true;
+            }
+        }
+    }
+
+    private List<String> stepArgs(RedriveTask task, RedriveSpec spec, int limit) {
+        List<String> args = new ArrayList<>(spec.filter().scriptArgs());
+        args.addAll(List.of(identity.runner(), task.actor(), store.now().toString(), "redrive " + task.id(), task.id(), Integer.toString(PAGE), Integer.toString(limit)));
+        return args;
+    }
+
+    private long counted(String dlq, Response step) {
+        long n = step.get(2).toLong();
+        if (n > 0) {
+            metrics.replayed(dlq, n);
+        }
+        return n;
+    }
+
+    /** Whether a redrive-count.lua or redrive-step.lua reply says the runner no longer holds the task. */
+    private static boolean stopped(Response step) {
+        return ScriptReply.of(LuaScripts.Script.REDRIVE_STEP, step).code() == ScriptReply.Code.STOPPED;
+    }
+
+    /** Whether the step reached the task's end (or, in the canary phase, filled the canary). */
+    private static boolean done(Response step) {
+        return step.get(1).toInteger() == 1;
+    }
+}
