@@ -59,14 +59,32 @@ class ArchitectureTest {
     @Test
     void redisKnowsNoPolicy() {
         noClasses().that().resideInAPackage("dev.redrive.redis..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.redrive.deadletter..", "dev.redrive.worker..",
-                        "dev.redrive.api..", "dev.redrive.retry..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.redrive.deadletter..", "dev.redrive.redrive..",
+                        "dev.redrive.worker..", "dev.redrive.api..", "dev.redrive.retry..")
                 .because("redis/ sends commands and scripts; when to send them is decided above it")
                 .check(MAIN);
     }
 
     /**
-     * The API reaches Redis through deadletter/ and redis/. One named exception: RedisFailures reads
+     * Bulk redrives are built on the dead-letter policy (records, replays, the read side), never
+     * the other way round: a park learns of a redrive only from its tag (deadletter/RedriveTag) and
+     * the replay ledger, both below redrive/.
+     */
+    @Test
+    void redriveImportsOnlyWhatItIsBuiltOn() {
+        noClasses().that().resideInAPackage("dev.redrive.redrive..")
+                .should().dependOnClassesThat(resideInAPackage(ROOT).and(resideOutsideOfPackages("dev.redrive.redrive..",
+                        "dev.redrive.deadletter..", "dev.redrive.redis..", "dev.redrive.config..", "dev.redrive.job..")))
+                .because("a bulk redrive is many replays, paced: the packages below it hold everything else")
+                .check(MAIN);
+        noClasses().that().resideOutsideOfPackages("dev.redrive.redrive..", "dev.redrive.api..")
+                .should().dependOnClassesThat().resideInAPackage("dev.redrive.redrive..")
+                .because("only the operator API starts, follows and cancels redrives")
+                .check(MAIN);
+    }
+
+    /**
+     * The API reaches Redis through deadletter/, redrive/ and redis/. One named exception: RedisFailures reads
      * the type and first word of a Redis error reply that reached the API as a failure, to answer 503
      * rather than 500; it sends nothing, and may see no other Redis class.
      */
@@ -75,7 +93,7 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage("dev.redrive.api..")
                 .should().dependOnClassesThat(resideInAnyPackage(REDIS_CLIENT)
                         .and(not(belongToAnyOf(Response.class, ResponseType.class))))
-                .because("the API asks deadletter/ and redis/, which own every command it causes")
+                .because("the API asks deadletter/, redrive/ and redis/, which own every command it causes")
                 .check(MAIN);
         noClasses().that().resideInAPackage("dev.redrive.api..")
                 .and().doNotHaveFullyQualifiedName("dev.redrive.api.RedisFailures")
