@@ -2,7 +2,8 @@
 --
 -- The runner renews its lease before every batch; a process that starts finds tasks whose
 -- lease ran out (their runner died or shut down) and takes them over from their stored cursor.
--- Cancelling sets the state, so the next renewal fails and the runner stops.
+-- Cancelling sets the state, so the next renewal fails and the runner stops. The unfinished states
+-- (counting, canary, running) are redrive/RedriveState's that can still move.
 --
 -- KEYS[1]  the redrive task hash
 -- ARGV[1]  this process (owner name)
