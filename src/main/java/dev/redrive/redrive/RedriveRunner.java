@@ -11,6 +11,7 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.context.ManagedExecutor;
+import org.eclipse.microprofile.context.ThreadContext;
 import org.jboss.logging.Logger;
 
 import dev.redrive.config.ProcessIdentity;
@@ -18,6 +19,7 @@ import dev.redrive.config.RedriveConfig;
 import dev.redrive.deadletter.ReplayTargets;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.smallrye.context.api.ManagedExecutorConfig;
 
 /**
  * Runs this process' share of the bulk redrives, each on a thread of Quarkus' managed executor:
@@ -31,7 +33,12 @@ public class RedriveRunner {
 
     private static final Logger LOG = Logger.getLogger(RedriveRunner.class);
 
+    /**
+     * Quarkus builds and shuts it down. A run outlives the request that started it, so it takes
+     * none of that request's contexts along.
+     */
     @Inject
+    @ManagedExecutorConfig(propagated = {}, cleared = ThreadContext.ALL_REMAINING)
     ManagedExecutor executor;
 
     @Inject
