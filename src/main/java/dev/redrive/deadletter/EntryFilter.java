@@ -6,6 +6,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Set;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
+
 /**
  * Which dead letters a listing or a redrive means. Every criterion that is set must match; an
  * empty filter matches all. The API builds filters that fail closed (api/Filters): it refuses an
@@ -15,6 +17,9 @@ import java.util.Set;
  * @param deadTo   exclusive; years 0000 to 9999
  * @param ids      dead-letter entry ids; null or empty means any
  */
+// A redrive task stores its filter as JSON (redrive/RedriveTaskStore), outside any REST signature:
+// a native image has its record constructor and accessors only when registered.
+@RegisterForReflection
 public record EntryFilter(String origin, String job, String failure, String fingerprint, Instant deadFrom,
         Instant deadTo, List<String> ids) {
 
