@@ -19,6 +19,7 @@ import dev.redrive.deadletter.DeadLetterRecord;
 import dev.redrive.deadletter.DeadLetters;
 import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
+import dev.redrive.redis.DeadLetterScripts;
 import dev.redrive.redis.StreamAccess;
 import dev.redrive.retry.Decision;
 import dev.redrive.retry.Failure;
@@ -88,7 +89,7 @@ public final class QueueWorker {
                 (ids, e) -> LOG.errorf(e, "could not ack %d jobs of %s; they stay pending and run again after "
                         + "stall recovery", ids.size(), spec.stream()), this::later);
         // A replayed job that is done needs its ledger field no more (only a job parked again does).
-        this.doneReplays = new Batcher<>(ids -> redis.forgetReplays(spec.deadLetters(), spec.stream(), ids),
+        this.doneReplays = new Batcher<>(ids -> deadLetters.forgetReplays(spec.deadLetters(), spec.stream(), ids),
                 (ids, e) -> LOG.debugf("could not forget %d done replays of %s (%s); later parks prune them",
                         ids.size(), spec.stream(), e.getMessage()), this::later);
         this.retries = new Batcher<>(ids -> redis.transfer(spec.stream(), spec.group(), Consumers.RETRY, ids, -1),
@@ -102,7 +103,7 @@ public final class QueueWorker {
                         + "and are parked on their next delivery", records.size(), spec.stream()), this::later);
     }
 
-    private void countParked(List<DeadLetterRecord> records, List<StreamAccess.Parked> outcomes) {
+    private void countParked(List<DeadLetterRecord> records, List<DeadLetterScripts.Parked> outcomes) {
         for (int i = 0; i < outcomes.size(); i++) {
             if (outcomes.get(i).id() != null) {
                 metrics.deadLettered(records.get(i).failureKind());
