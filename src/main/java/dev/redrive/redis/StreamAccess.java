@@ -165,7 +165,7 @@ public class StreamAccess {
                         p.getDurationSinceLastDelivery())).toList());
     }
 
-    /** {@link StreamInfo#asMap}, kept here for callers written before it moved. */
+    /** {@link StreamInfo#asMap}: Redrives (another branch moves it) still calls it by this name. */
     public static Map<String, Response> asMap(Response flat) {
         return StreamInfo.asMap(flat);
     }
