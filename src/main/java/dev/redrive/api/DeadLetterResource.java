@@ -1,27 +1,17 @@
 package dev.redrive.api;
 
-import java.net.URI;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
-import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -34,23 +24,21 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.deadletter.DeadLetterStore;
 import dev.redrive.deadletter.DeadLetterSummary;
 import dev.redrive.deadletter.EntryFilter;
-import dev.redrive.deadletter.Replays;
-import dev.redrive.deadletter.Excerpt;
-import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
-/** Parked jobs for people: see them, send them back, or discard them with a reason. */
+/**
+ * Parked jobs for people to look at: the summary of every dead-letter stream, pages of entries,
+ * one entry, and a value whole. Replay and discard are {@link DeadLetterActionResource}'s, the
+ * audit trail {@link AuditResource}'s; all three share the path /dlq and its documented errors.
+ */
 @Path("/dlq")
 @Produces(MediaType.APPLICATION_JSON)
-@Tag(name = "Dead letters", description = "Parked jobs: inspect, replay, discard, audit")
+@Tag(name = DeadLetterResource.TAG, description = DeadLetterResource.TAG_DESCRIPTION)
 @SecurityRequirement(name = "basic")
 @SecurityRequirement(name = "jwt")
 @APIResponse(responseCode = "401", description = "No or bad credentials",
@@ -62,23 +50,15 @@ import io.smallrye.mutiny.Uni;
 @RedisTimeLimit
 public class DeadLetterResource {
 
-    static final int DEFAULT_PAGE = 50;
-    static final int MAX_PAGE = 500;
+    /** The OpenAPI tag of every /dlq operation but the redrives', whichever class serves it. */
+    static final String TAG = "Dead letters";
+    static final String TAG_DESCRIPTION = "Parked jobs: inspect, replay, discard, audit";
 
     @Inject
     DeadLetterStore store;
 
     @Inject
-    Replays replays;
-
-    @Inject
     RedriveConfig config;
-
-    @Inject
-    SecurityIdentity identity;
-
-    @Inject
-    ObjectMapper mapper;
 
     @Inject
     ReadPermits permits;
@@ -135,7 +115,7 @@ public class DeadLetterResource {
         Requests.onlyParams(uri, Set.of("count", "after", "order", "origin", "job", "failure", "fingerprint", "deadFrom",
                 "deadTo", "ids"));
         store.requireKnown(dlq);
-        int n = Requests.count(count, DEFAULT_PAGE, MAX_PAGE);
+        int n = Requests.pageSize(count);
         String cursor = Requests.cursor(after);
         boolean newestFirst = order == null || order.equals("newest");
         if (order != null && !order.equals("newest") && !order.equals("oldest")) {
@@ -204,137 +184,5 @@ public class DeadLetterResource {
         store.requireKnown(dlq);
         Requests.entryId(id);
         return rawValues.stream(dlq, id, name);
-    }
-
-    @POST
-    @Path("{dlq}/entries/{id}/replay")
-    @Consumes(MediaType.WILDCARD)
-    @RolesAllowed({ Roles.OPERATOR, Roles.AUTOMATION })
-    @Operation(summary = "Send a parked job back to its origin stream",
-            description = "One atomic script adds the snapshot (patched where the body asks) to the origin stream as a "
-                    + "new entry, so it gets a fresh attempt budget; marks it replay-of=<dlq>/<id>, keeps its "
-                    + "idempotency-key (the original <stream>/<id> when it had none), counts redrive-replays, deletes "
-                    + "the dead letter and writes the audit record. A second replay of the same entry answers 404; "
-                    + "a retried request with the same Idempotency-Key header gets the first answer (200). "
-                    + "The origin and dead-letter stream must share a Redis Cluster hash slot (the default "
-                    + "{stream}:dlq does): otherwise the replay is refused with 409 cross-slot rather than done in "
-                    + "two non-atomic steps. dlq-automation callers may replay only when "
-                    + "redrive.replay.automation-enabled (REPLAY_AUTOMATION_ENABLED) is true.")
-    @APIResponse(responseCode = "201", description = "Replayed: the new entry's id and stream")
-    @APIResponse(responseCode = "200", description = "The answer to an earlier request with the same Idempotency-Key")
-    @APIResponse(responseCode = "400", description = "Malformed id or body",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = "Unknown stream, or no such entry (never parked, or already replayed or discarded)",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "409", description = "Origin in another hash slot, no snapshot to send, or a key "
-            + "the replay would write holds another type of value (nothing changed)",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "413", description = "Patch over redrive.replay.max-body-bytes",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "422", description = "Origin stream not allowed, or Idempotency-Key used for another entry",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    public Uni<Response> replay(@PathParam("dlq") String dlq, @PathParam("id") String id,
-            @Parameter(description = "Makes a retried request safe: the same key gets the first answer back")
-            @HeaderParam("Idempotency-Key") String idempotencyKey,
-            @Schema(implementation = ReplayRequestDoc.class) byte[] body) {
-        store.requireKnown(dlq);
-        Requests.entryId(id);
-        Callers.requireMayReplay(identity, config);
-        int max = config.replay().maxBodyBytes();
-        ReplayBody parsed = ReplayBody.parse(Requests.json(mapper, body, max * 2), max);
-        if (idempotencyKey != null && (idempotencyKey.isBlank() || idempotencyKey.length() > 200)) {
-            throw ProblemException.badRequest("Idempotency-Key must be 1 to 200 characters");
-        }
-        Replays.Request request = new Replays.Request(dlq, id, parsed.patch(), parsed.note(), Callers.name(identity),
-                idempotencyKey);
-        return replays.replay(request).map(done -> {
-            Map<String, Object> answer = new LinkedHashMap<>();
-            answer.put("id", done.newId());
-            answer.put("stream", done.stream());
-            answer.put("replayOf", dlq + "/" + id);
-            if (done.repeated()) {
-                return Response.ok(answer).build();
-            }
-            return Response.created(URI.create("/dlq/" + URLEncoder.encode(dlq, StandardCharsets.UTF_8) + "/entries/"
-                    + id)).entity(answer).build();
-        });
-    }
-
-    @DELETE
-    @Path("{dlq}/entries/{id}")
-    @RolesAllowed(Roles.OPERATOR)
-    @Operation(summary = "Discard a parked job, with a reason",
-            description = "Deletes the dead letter in one step with an audit record that keeps the whole record and "
-                    + "snapshot (as record:<field>), who discarded it and why: a discard is never a silent drop.")
-    @APIResponse(responseCode = "200", description = "Discarded; the audit entry id")
-    @APIResponse(responseCode = "400", description = "Malformed id or no reason",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = "Unknown stream or entry",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "409", description = "A key the discard would write holds another type of value "
-            + "(nothing changed)",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    public Uni<Map<String, String>> discard(@PathParam("dlq") String dlq, @PathParam("id") String id,
-            @Parameter(description = "Why (required; kept in the audit trail)") @QueryParam("reason") String reason) {
-        store.requireKnown(dlq);
-        Requests.entryId(id);
-        if (reason == null || reason.isBlank()) {
-            throw ProblemException.badRequest("a discard needs ?reason=... (it is kept in the audit trail)");
-        }
-        if (reason.length() > 2000) {
-            throw ProblemException.badRequest("reason is limited to 2000 characters");
-        }
-        return replays.discard(dlq, id, reason, Callers.name(identity)).map(auditId -> Map.of("audit", auditId));
-    }
-
-    @GET
-    @Path("{dlq}/audit")
-    @RolesAllowed({ Roles.VIEWER, Roles.OPERATOR, Roles.AUTOMATION })
-    @Operation(summary = "The audit trail, newest first",
-            description = "Every replay, discard and redrive with who, when and why. Discard records keep the full "
-                    + "record and snapshot as record:<field>. A redrive's moves are audited per step of up to 200 "
-                    + "entries (action redrive-moves): its moves field has one line per entry, "
-                    + "'<dlq-id> <new-id> <origin-id> <origin-stream>'. Values over redrive.reads.value-bytes are "
-                    + "shown cut, as in an entry view.")
-    @APIResponse(responseCode = "200", description = "A page and the cursor of the next")
-    @APIResponse(responseCode = "400", description = "Bad count or cursor",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = "Unknown dead-letter stream",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ReadPermits.BUSY,
-            headers = @Header(name = "Retry-After", description = "Seconds to wait", schema = @Schema(type = SchemaType.INTEGER)),
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    public Uni<AuditPage> audit(@PathParam("dlq") String dlq, @QueryParam("count") String count,
-            @QueryParam("after") String after) {
-        Requests.onlyParams(uri, Set.of("count", "after"));
-        store.requireKnown(dlq);
-        int n = Requests.count(count, DEFAULT_PAGE, MAX_PAGE);
-        String cursor = Requests.cursor(after);
-        return permits.run(() -> store.audit(dlq, n, cursor).map(page -> new AuditPage(
-                page.items().stream().map(AuditRecord::of).toList(), page.next())));
-    }
-
-    /**
-     * One audit record: its id and its fields (action, actor, at, note, dlq-id, ...), values cut
-     * like an entry's (a discard's record:f:<name> fields keep the whole payload in Redis).
-     */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record AuditRecord(String id, Map<String, Object> fields, Integer fieldsLeftOut) {
-
-        static AuditRecord of(Excerpt e) {
-            return new AuditRecord(e.id(), ValueJson.of(e.fields()), e.fieldsLeftOut() == 0 ? null : e.fieldsLeftOut());
-        }
-    }
-
-    /** A page of the audit trail. */
-    public record AuditPage(List<AuditRecord> items, String next) {
-    }
-
-    /** The replay body, for the OpenAPI document only. */
-    @Schema(name = "ReplayRequest")
-    public record ReplayRequestDoc(
-            @Schema(description = "Fields to patch or add: a string, or {\"base64\": \"...\"} for bytes")
-            Map<String, Object> fields,
-            @Schema(description = "Why (kept in the audit trail)") String note) {
     }
 }

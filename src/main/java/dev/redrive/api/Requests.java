@@ -40,6 +40,15 @@ final class Requests {
         return after;
     }
 
+    /** Items per page of a listing or an audit trail when the request names no count. */
+    static final int DEFAULT_PAGE = 50;
+    static final int MAX_PAGE = 500;
+
+    /** The {@code count} of a page: 1 to {@link #MAX_PAGE}, {@link #DEFAULT_PAGE} when not given. */
+    static int pageSize(String raw) {
+        return count(raw, DEFAULT_PAGE, MAX_PAGE);
+    }
+
     static int count(String raw, int byDefault, int max) {
         if (raw == null || raw.isEmpty()) {
             return byDefault;

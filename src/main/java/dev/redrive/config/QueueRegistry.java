@@ -82,7 +82,7 @@ public final class QueueRegistry {
         }
     }
 
-    static WatchSpec validate(String name, RedriveConfig.Watch w) {
+    static WatchSpec validate(String name, WatchConfig w) {
         String p = "redrive.watch." + name + ".";
         String stream = w.stream().filter(s -> !s.isBlank()).orElse(name);
         String group = w.group().filter(s -> !s.isBlank())
@@ -101,7 +101,7 @@ public final class QueueRegistry {
         return new WatchSpec(name, stream, group, w.maxReceiveCount(), dlq, w.interval());
     }
 
-    static QueueSpec validate(String name, RedriveConfig.Queue q, Predicate<String> handlerExists) {
+    static QueueSpec validate(String name, QueueConfig q, Predicate<String> handlerExists) {
         String p = "redrive.queues." + name + ".";
         String stream = q.stream().orElse(name);
         if (stream.isBlank()) {
@@ -170,7 +170,7 @@ public final class QueueRegistry {
                 q.block(), q.retryPoll(), q.visibilityTimeout());
     }
 
-    private static URI httpUrl(String p, RedriveConfig.Http http) {
+    private static URI httpUrl(String p, HttpConfig http) {
         String raw = http.url().filter(s -> !s.isBlank())
                 .orElseThrow(() -> new InvalidConfigException(p + "http.url", "is required when handler=http"));
         try {

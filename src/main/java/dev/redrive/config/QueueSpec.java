@@ -18,7 +18,7 @@ public record QueueSpec(
         URI httpUrl,
         Duration httpTimeout,
         int httpBulkhead,
-        RedriveConfig.CircuitBreaker circuitBreaker,
+        HttpConfig.CircuitBreaker circuitBreaker,
         int maxAttempts,
         Backoff backoff,
         String deadLetters,

@@ -7,7 +7,6 @@ import java.util.Optional;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
-import io.smallrye.config.WithName;
 
 /**
  * Everything redrive reads from configuration. The four names from the source documents
@@ -19,7 +18,7 @@ import io.smallrye.config.WithName;
 public interface RedriveConfig {
 
     /** The queues this process works on, by name. Defaults to none. */
-    Map<String, Queue> queues();
+    Map<String, QueueConfig> queues();
 
     /**
      * Consumer name of this process in every group. Defaults to the pod's hostname plus the
@@ -40,7 +39,7 @@ public interface RedriveConfig {
      * {@code max-receive-count} times without an ack is parked (SQS's maxReceiveCount).
      * Defaults to none.
      */
-    Map<String, Watch> watch();
+    Map<String, WatchConfig> watch();
 
     /**
      * Longest an operator API request waits on Redis (each wait of a redrive's runner too) before
@@ -135,124 +134,5 @@ public interface RedriveConfig {
         /** How long a finished redrive's progress is kept in Redis. Defaults to 7d. */
         @WithDefault("7d")
         Duration redriveRetention();
-    }
-
-    interface Queue {
-        /** The stream the jobs are added to. Defaults to the queue's name. */
-        Optional<String> stream();
-
-        /** The consumer group redrive reads with. Defaults to {@code redrive}. */
-        @WithDefault("redrive")
-        String group();
-
-        /**
-         * {@code http}, or the {@code @Identifier} name of a {@code JobHandler} bean.
-         * Defaults to {@code http}.
-         */
-        @WithDefault("http")
-        String handler();
-
-        /** The outbound call, for {@code handler=http}. */
-        Http http();
-
-        /** Attempts a job gets before it is parked. Defaults to {@code JOB_ATTEMPTS}, else 5. */
-        @WithDefault("${JOB_ATTEMPTS:5}")
-        int attempts();
-
-        /**
-         * Base delay before the second attempt; later attempts double it, capped by
-         * {@code max-backoff}. Defaults to {@code RETRY_BACKOFF_MS} milliseconds, else 1000 ms.
-         */
-        @WithDefault("${RETRY_BACKOFF_MS:1000}ms")
-        Duration backoff();
-
-        /** Upper bound of the delay between two attempts. Defaults to 5m. */
-        @WithDefault("5m")
-        Duration maxBackoff();
-
-        /** Share of the delay that is randomised (0 to 1), so retries don't arrive in step. Defaults to 0.2. */
-        @WithDefault("0.2")
-        double jitter();
-
-        /**
-         * The dead-letter stream. Defaults to {@code DLQ_NAME} when set, else {@code {<stream>}:dlq},
-         * which shares the stream's Redis Cluster hash slot.
-         */
-        @WithDefault("${DLQ_NAME:}")
-        Optional<String> dlq();
-
-        /** Jobs handled at once by this process. Defaults to 16. */
-        @WithDefault("16")
-        int concurrency();
-
-        /** Entries fetched per XREADGROUP. Defaults to the concurrency, at most 200. */
-        Optional<Integer> batch();
-
-        /** How long one XREADGROUP blocks when the stream is empty. Defaults to 2s. */
-        @WithDefault("2s")
-        Duration block();
-
-        /**
-         * How long a job may go without a heartbeat before another replica takes it over as
-         * stalled (its consumer died). Running jobs renew their lease every third of this.
-         * Defaults to 5m.
-         */
-        @WithDefault("5m")
-        Duration visibilityTimeout();
-
-        /** How often the retry scheduler looks for jobs whose backoff has passed. Defaults to 100ms. */
-        @WithDefault("100ms")
-        Duration retryPoll();
-    }
-
-    interface Watch {
-        /** The stream. Defaults to the watch's name. */
-        Optional<String> stream();
-
-        /** The consumer group to police (its consumers may be written in any language). Required. */
-        Optional<String> group();
-
-        /** Deliveries after which an unacked entry is parked. Defaults to {@code MAX_RECEIVE_COUNT}, else 5. */
-        @WithDefault("${MAX_RECEIVE_COUNT:5}")
-        int maxReceiveCount();
-
-        /** The dead-letter stream. Defaults to {@code DLQ_NAME} when set, else {@code {<stream>}:dlq}. */
-        @WithDefault("${DLQ_NAME:}")
-        Optional<String> dlq();
-
-        /** How often the group's pending entries are checked. Defaults to 1s. */
-        @WithDefault("1s")
-        Duration interval();
-    }
-
-    interface Http {
-        /** Where each job is POSTed. Required for {@code handler=http}. */
-        Optional<String> url();
-
-        /** Budget of one outbound call, connection included. Defaults to 10s. */
-        @WithDefault("10s")
-        Duration timeout();
-
-        /** Outbound calls in flight at once; further jobs wait in the queue's own concurrency. Defaults to 64. */
-        @WithDefault("64")
-        int bulkhead();
-
-        /** The circuit breaker on the outbound call. */
-        @WithName("circuit-breaker")
-        CircuitBreaker circuitBreaker();
-    }
-
-    interface CircuitBreaker {
-        /** Calls in the rolling window. Defaults to 20. */
-        @WithDefault("20")
-        int window();
-
-        /** Share of failed calls in the window that opens the circuit. Defaults to 0.5. */
-        @WithDefault("0.5")
-        double failureRatio();
-
-        /** How long the circuit stays open before a probe. Defaults to 5s. */
-        @WithDefault("5s")
-        Duration delay();
     }
 }

@@ -2,7 +2,6 @@ package dev.redrive.deadletter;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -12,14 +11,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import dev.redrive.config.RedriveConfig;
-import dev.redrive.redis.LuaScripts;
+import dev.redrive.redis.EntryReads;
 import dev.redrive.redis.RedisKeys;
-import io.quarkus.redis.datasource.ReactiveRedisDataSource;
-import io.quarkus.redis.datasource.stream.ReactiveStreamCommands;
-import io.quarkus.redis.datasource.stream.StreamMessage;
-import io.quarkus.redis.datasource.stream.StreamRange;
+import dev.redrive.redis.StreamInfo;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.redis.client.Response;
 
 /**
  * Reads dead-letter streams, their counters and their audit trails. Every read is bounded: the
@@ -31,7 +26,10 @@ import io.vertx.mutiny.redis.client.Response;
 public class DeadLetterStore {
 
     @Inject
-    ReactiveRedisDataSource redis;
+    EntryReads reads;
+
+    @Inject
+    StreamInfo streams;
 
     @Inject
     RedriveConfig config;
@@ -39,21 +37,10 @@ public class DeadLetterStore {
     @Inject
     ReplayTargets targets;
 
-    @Inject
-    LuaScripts scripts;
 
     /** Enough of the two ends of a stream for their dead-at. */
     private static final int SMALL_VALUE = 64;
     private static final int SMALL_ENTRY = 4096;
-
-    private ReactiveStreamCommands<String, String, byte[]> streams;
-
-    private ReactiveStreamCommands<String, String, byte[]> streams() {
-        if (streams == null) {
-            streams = redis.stream(String.class, String.class, byte[].class);
-        }
-        return streams;
-    }
 
     public List<String> knownStreams() {
         return targets.deadLetterStreams();
@@ -68,12 +55,11 @@ public class DeadLetterStore {
     }
 
     public Uni<DeadLetterSummary> summary(String deadLetters) {
-        Uni<Long> depth = streams().xlen(deadLetters);
+        Uni<Long> depth = streams.length(deadLetters);
         // Only dead-at is wanted of the two ends: a few bytes of each value, however big the payloads.
         Uni<List<Excerpt>> oldest = read(deadLetters, "oldest", "-", "+", 1, SMALL_VALUE, SMALL_ENTRY);
         Uni<List<Excerpt>> newest = read(deadLetters, "newest", "+", "-", 1, SMALL_VALUE, SMALL_ENTRY);
-        Uni<Map<String, String>> stats = redis.hash(String.class, String.class, String.class)
-                .hgetall(RedisKeys.deadLetterStats(deadLetters));
+        Uni<Map<String, String>> stats = reads.stats(deadLetters);
         return Uni.combine().all().unis(depth, oldest, newest, stats).asTuple().map(t -> {
             Map<String, Long> byOrigin = new TreeMap<>();
             Map<String, Long> byFailure = new TreeMap<>();
@@ -109,30 +95,23 @@ public class DeadLetterStore {
      * empty when the entry has no such field; fails with GONE when there is no such entry.
      */
     public Uni<Optional<Slice>> slice(String deadLetters, String id, String field, long from, int max) {
-        return scripts.call(LuaScripts.Script.READ_VALUE, List.of(deadLetters),
-                List.of(id, field, Long.toString(from), Integer.toString(max))).map(reply -> {
-                    switch (reply.code()) {
-                        case VALUE -> {
-                            return Optional.of(new Slice(reply.number(1), reply.bytes(2)));
-                        }
-                        case NO_FIELD -> {
-                            return Optional.empty();
-                        }
-                        case GONE -> throw new DeadLetterException(DeadLetterException.Reason.GONE, "no entry " + id
-                                + " in " + deadLetters + ": it was never parked there, or it was already replayed or discarded");
-                        default -> throw new IllegalStateException("unexpected script answer " + reply.reply());
-                    }
-                });
+        return reads.slice(deadLetters, id, field, from, max).map(reply -> {
+            switch (reply.code()) {
+                case VALUE -> {
+                    return Optional.of(new Slice(reply.number(1), reply.bytes(2)));
+                }
+                case NO_FIELD -> {
+                    return Optional.empty();
+                }
+                case GONE -> throw new DeadLetterException(DeadLetterException.Reason.GONE, "no entry " + id
+                        + " in " + deadLetters + ": it was never parked there, or it was already replayed or discarded");
+                default -> throw new IllegalStateException("unexpected script answer " + reply.reply());
+            }
+        });
     }
 
     /** Some bytes of a value, and the value's full length. */
     public record Slice(long size, byte[] bytes) {
-    }
-
-    public Uni<Optional<DeadLetterEntry>> entry(String deadLetters, String id) {
-        return streams().xrange(deadLetters, StreamRange.of(id, id), 1)
-                .map(found -> found.isEmpty() ? Optional.empty()
-                        : Optional.of(DeadLetterEntry.of(found.get(0).id(), found.get(0).payload())));
     }
 
     /**
@@ -141,28 +120,20 @@ public class DeadLetterStore {
      */
     public Uni<Page<Excerpt>> page(String deadLetters, EntryFilter filter, boolean newestFirst, int count,
             String after) {
-        List<String> args = new ArrayList<>(filter.scriptArgs());
-        args.addAll(List.of(newestFirst ? "newest" : "oldest", after == null ? "" : after, Integer.toString(count),
-                Integer.toString(config.replay().scanLimit()), Integer.toString(config.reads().valueBytes()),
-                Integer.toString(config.reads().entryBytes())));
-        return scripts.run(LuaScripts.Script.LIST, List.of(deadLetters), args).map(reply -> {
-            List<Excerpt> items = new ArrayList<>(reply.size() - 2);
-            for (int i = 2; i < reply.size(); i++) {
-                items.add(excerptOf(reply.get(i)));
-            }
-            String next = reply.get(0).toString();
-            return new Page<>(items, next.isEmpty() ? null : next, reply.get(1).toInteger());
-        });
+        return reads.list(deadLetters, filter.scriptArgs(), newestFirst, after, count, config.replay().scanLimit(),
+                config.reads().valueBytes(), config.reads().entryBytes())
+                .map(listed -> new Page<>(Excerpt.all(listed.items()), listed.next(), listed.examined()));
     }
 
     /** A page of the audit trail, newest first, each value cut like an entry's. */
     public Uni<Page<Excerpt>> audit(String deadLetters, int count, String after) {
         return readPage(RedisKeys.audit(deadLetters), "newest", after == null ? "+" : "(" + after, "-", count,
                 config.reads().valueBytes(), config.reads().entryBytes())
-                .map(found -> new Page<>(found.entries(), found.entries().isEmpty()
-                        || (found.entries().size() < count && !found.endedEarly()) ? null
-                                : found.entries().get(found.entries().size() - 1).id(),
-                        found.entries().size()));
+                .map(found -> {
+                    List<Excerpt> items = Excerpt.all(found.entries());
+                    boolean last = items.isEmpty() || (items.size() < count && !found.endedEarly());
+                    return new Page<>(items, last ? null : items.get(items.size() - 1).id(), items.size());
+                });
     }
 
     /** Id of the newest entry, or null when the stream is empty. */
@@ -170,37 +141,15 @@ public class DeadLetterStore {
         return read(deadLetters, "newest", "+", "-", 1, 0, 0).map(found -> found.isEmpty() ? null : found.get(0).id());
     }
 
-    /** What read-entries.lua returned: the entries, and whether the page ended early on its byte budget. */
-    private record Read(List<Excerpt> entries, boolean endedEarly) {
-    }
-
     /** Entries as read-entries.lua cuts them; a page holds entry-bytes at most, whatever {@code count}. */
-    private Uni<Read> readPage(String stream, String order, String start, String end, int count, int valueBytes,
-            int entryBytes) {
-        return scripts.run(LuaScripts.Script.READ_ENTRIES, List.of(stream), List.of(order, start, end,
-                Integer.toString(count), Integer.toString(valueBytes), Integer.toString(entryBytes),
-                Integer.toString(config.reads().entryBytes())))
-                .map(reply -> {
-                    Response flat = reply.get(1);
-                    List<Excerpt> entries = new ArrayList<>(flat.size());
-                    flat.forEach(entry -> entries.add(excerptOf(entry)));
-                    return new Read(entries, reply.get(0).toInteger() == 1);
-                });
+    private Uni<EntryReads.Read> readPage(String stream, String order, String start, String end, int count,
+            int valueBytes, int entryBytes) {
+        return reads.read(stream, order, start, end, count, valueBytes, entryBytes, config.reads().entryBytes());
     }
 
     private Uni<List<Excerpt>> read(String stream, String order, String start, String end, int count, int valueBytes,
             int entryBytes) {
-        return readPage(stream, order, start, end, count, valueBytes, entryBytes).map(Read::entries);
-    }
-
-    /** An entry as the read scripts return it: { id, { name, value cut short, full length, ... }, left out }. */
-    private static Excerpt excerptOf(Response entry) {
-        Response flat = entry.get(1);
-        Map<String, Excerpt.Value> fields = new LinkedHashMap<>();
-        for (int i = 0; i + 2 < flat.size(); i += 3) {
-            fields.put(flat.get(i).toString(), new Excerpt.Value(flat.get(i + 1).toBytes(), flat.get(i + 2).toLong()));
-        }
-        return new Excerpt(entry.get(0).toString(), fields, entry.get(2).toInteger());
+        return readPage(stream, order, start, end, count, valueBytes, entryBytes).map(found -> Excerpt.all(found.entries()));
     }
 
     private static java.time.Instant deadAt(List<Excerpt> one) {

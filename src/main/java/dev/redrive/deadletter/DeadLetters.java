@@ -13,9 +13,9 @@ import org.jboss.logging.Logger;
 import dev.redrive.config.QueueSpec;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.job.Job;
+import dev.redrive.redis.DeadLetterScripts;
 import dev.redrive.redis.RedisTopology;
 import dev.redrive.redis.ScriptReply;
-import dev.redrive.redis.StreamAccess;
 import dev.redrive.retry.Failure;
 import io.smallrye.mutiny.Uni;
 
@@ -24,7 +24,7 @@ import io.smallrye.mutiny.Uni;
 public class DeadLetters {
 
     @Inject
-    StreamAccess redis;
+    DeadLetterScripts scripts;
 
     @Inject
     Clock clock;
@@ -93,18 +93,18 @@ public class DeadLetters {
      * @param queue       the queue (or watch) the jobs belong to, for the log and the metric
      * @param redriveTask with a single record: the redrive task the job's field names, or null
      */
-    public Uni<List<StreamAccess.Parked>> parkAll(String queue, String deadLetters, List<DeadLetterRecord> records,
+    public Uni<List<DeadLetterScripts.Parked>> parkAll(String queue, String deadLetters, List<DeadLetterRecord> records,
             String redriveTask) {
         DeadLetterRecord first = records.get(0);
-        List<StreamAccess.Park> parks = records.stream().map(r -> new StreamAccess.Park(r.originId(), r.failureKind(),
-                r.fingerprint().id(), r.fingerprint().text(), r.pairs())).toList();
+        List<DeadLetterScripts.Park> parks = records.stream().map(r -> new DeadLetterScripts.Park(r.originId(),
+                r.failureKind(), r.fingerprint().id(), r.fingerprint().text(), r.pairs())).toList();
         long forgetBefore = clock.millis() - config.replay().redriveRetention().toMillis();
-        return redis.deadLetter(first.originStream(), first.group(), deadLetters, parks, redriveTask, forgetBefore)
+        return scripts.park(first.originStream(), first.group(), deadLetters, parks, redriveTask, forgetBefore)
                 .onFailure().recoverWithItem(e -> records.stream()
-                        .map(r -> new StreamAccess.Parked(null, REDIS_ERROR, String.valueOf(e.getMessage()))).toList())
+                        .map(r -> new DeadLetterScripts.Parked(null, REDIS_ERROR, String.valueOf(e.getMessage()))).toList())
                 .invoke(outcomes -> {
                     for (int i = 0; i < outcomes.size(); i++) {
-                        StreamAccess.Parked outcome = outcomes.get(i);
+                        DeadLetterScripts.Parked outcome = outcomes.get(i);
                         if (outcome.id() != null) {
                             log.parked(deadLetters, records.get(i), outcome.id());
                         } else if (outcome.refused()) {
@@ -114,7 +114,16 @@ public class DeadLetters {
                 });
     }
 
-    private void unparked(String queue, String deadLetters, DeadLetterRecord record, StreamAccess.Parked outcome) {
+    /**
+     * Forgets the replay ledger's entries for replayed jobs of {@code stream} that are done: only a
+     * job parked again needs its entry, and a large redrive would otherwise leave one per moved job
+     * until later parks prune them.
+     */
+    public Uni<Void> forgetReplays(String deadLetters, String stream, List<String> ids) {
+        return scripts.forgetReplays(deadLetters, stream, ids);
+    }
+
+    private void unparked(String queue, String deadLetters, DeadLetterRecord record, DeadLetterScripts.Parked outcome) {
         metrics.unparked(queue, outcome.reason());
         String written = REDIS_ERROR.equals(outcome.reason())
                 ? "unless Redis ran the script before its answer was lost, nothing was written"

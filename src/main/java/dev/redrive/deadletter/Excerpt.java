@@ -5,6 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.redrive.redis.EntryReads;
+
 /**
  * A stream entry as a view reads it: every value cut short in Redis (read-entries.lua, or
  * list.lua) with its full size beside it, and how many fields the entry's byte limit
@@ -18,6 +20,17 @@ public record Excerpt(String id, Map<String, Value> fields, int fieldsLeftOut) {
         public boolean truncated() {
             return bytes.length < size;
         }
+    }
+
+    /** Entries as the redis reads cut them. */
+    static List<Excerpt> all(List<EntryReads.CutEntry> cut) {
+        return cut.stream().map(Excerpt::of).toList();
+    }
+
+    static Excerpt of(EntryReads.CutEntry cut) {
+        Map<String, Value> fields = new LinkedHashMap<>();
+        cut.fields().forEach((name, value) -> fields.put(name, new Value(value.bytes(), value.size())));
+        return new Excerpt(cut.id(), fields, cut.fieldsLeftOut());
     }
 
     /**

@@ -1,9 +1,7 @@
 package dev.redrive.deadletter;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -13,8 +11,7 @@ import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
 import dev.redrive.config.RedriveConfig;
-import dev.redrive.redis.LuaScripts;
-import dev.redrive.redis.RedisKeys;
+import dev.redrive.redis.DeadLetterScripts;
 import dev.redrive.redis.RedisTopology;
 import dev.redrive.redis.ScriptReply;
 import io.smallrye.mutiny.Uni;
@@ -46,7 +43,7 @@ public class Replays {
     RedisTopology topology;
 
     @Inject
-    LuaScripts scripts;
+    DeadLetterScripts scripts;
 
     @Inject
     DeadLetterStore store;
@@ -72,22 +69,11 @@ public class Replays {
         String dlq = request.deadLetters();
         store.requireKnown(dlq);
         String idempotencyKey = request.idempotencyKey() == null ? "" : request.idempotencyKey();
-        List<String> keys = new ArrayList<>(List.of(dlq, RedisKeys.deadLetterStats(dlq), RedisKeys.audit(dlq),
-                RedisKeys.replayAnswer(dlq, idempotencyKey), RedisKeys.replayed(dlq), RedisKeys.replayedAt(dlq)));
-        keys.addAll(writableFrom(dlq));
-        List<byte[]> args = new ArrayList<>();
-        args.add(bytes(request.id()));
-        args.add(bytes(request.actor()));
-        args.add(bytes(clock.instant().truncatedTo(ChronoUnit.MILLIS).toString()));
-        args.add(bytes(request.note() == null ? "" : request.note()));
-        args.add(bytes(idempotencyKey));
-        args.add(bytes(Long.toString(Math.max(1, config.replay().idempotencyTtl().toSeconds()))));
         Map<String, byte[]> patch = request.patch() == null ? Map.of() : request.patch();
-        patch.forEach((name, value) -> {
-            args.add(bytes(name));
-            args.add(value);
-        });
-        return scripts.callBinary(LuaScripts.Script.REPLAY, keys, args).map(reply -> outcome(request, reply));
+        DeadLetterScripts.Replay replay = new DeadLetterScripts.Replay(request.id(), request.actor(), now(),
+                request.note() == null ? "" : request.note(), idempotencyKey,
+                Math.max(1, config.replay().idempotencyTtl().toSeconds()), patch);
+        return scripts.replay(dlq, writableFrom(dlq), replay).map(reply -> outcome(request, reply));
     }
 
     /** Why a replay from {@code dlq} to {@code origin} may not happen, or null when it may. */
@@ -114,9 +100,7 @@ public class Replays {
     /** Discards an entry; the audit record keeps it whole. Returns the audit entry id. */
     public Uni<String> discard(String deadLetters, String id, String reason, String actor) {
         store.requireKnown(deadLetters);
-        List<String> keys = List.of(deadLetters, RedisKeys.deadLetterStats(deadLetters), RedisKeys.audit(deadLetters));
-        List<String> args = List.of(id, actor, clock.instant().truncatedTo(ChronoUnit.MILLIS).toString(), reason);
-        return scripts.call(LuaScripts.Script.DISCARD, keys, args).map(reply -> {
+        return scripts.discard(deadLetters, id, actor, now(), reason).map(reply -> {
             switch (reply.code()) {
                 case DISCARDED -> {
                     metrics.discarded(deadLetters);
@@ -181,7 +165,8 @@ public class Replays {
                 + "; use a new key for each entry");
     }
 
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
+    /** The audit record's time: milliseconds, as every other instant redrive writes. */
+    private String now() {
+        return clock.instant().truncatedTo(ChronoUnit.MILLIS).toString();
     }
 }

@@ -23,19 +23,17 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Response;
 
 /**
- * The stream commands redrive sends, in one place. Values are {@code byte[]} so payloads travel
+ * The commands of a consumer group: create it, read new entries, ack, hand entries to another
+ * consumer, page through and claim pending ones. Values are {@code byte[]} so payloads travel
  * untouched; field names are text. Entries read for a worker come with a replay's packed fields
- * unpacked ({@link PackedFields}), so a handler sees the job as the producer wrote it.
+ * unpacked ({@link PackedFields}), so a handler sees the job as the producer wrote it. Figures and
+ * single reads are {@link StreamInfo}'s; the dead-letter scripts are {@link DeadLetterScripts}'.
  */
 @ApplicationScoped
 public class StreamAccess {
 
     /** An entry as read: id, delivery count, fields. */
     public record Entry(String id, int deliveryCount, Map<String, byte[]> fields) {
-    }
-
-    /** Group figures for gauges. */
-    public record GroupInfo(long pending, long lag, long consumers) {
     }
 
     @Inject
@@ -78,18 +76,6 @@ public class StreamAccess {
 
     public Uni<Integer> ack(String stream, String group, List<String> ids) {
         return streams().xack(stream, group, ids.toArray(String[]::new));
-    }
-
-    /**
-     * Forgets what replay.lua recorded in the ledger of {@code deadLetters} for replayed entries of
-     * {@code stream} that are done: only a job that comes back needs it, and a large redrive would
-     * otherwise leave one ledger field per moved job until parks prune it.
-     */
-    public Uni<Void> forgetReplays(String deadLetters, String stream, List<String> ids) {
-        String[] members = ids.stream().map(id -> stream + " " + id).toArray(String[]::new);
-        return redis.hash(String.class, String.class, String.class).hdel(RedisKeys.replayed(deadLetters), members)
-                .flatMap(n -> redis.sortedSet(String.class).zrem(RedisKeys.replayedAt(deadLetters), members))
-                .replaceWithVoid();
     }
 
     /**
@@ -179,105 +165,9 @@ public class StreamAccess {
                         p.getDurationSinceLastDelivery())).toList());
     }
 
-    /** One job to park: its entry id and its record (dead-letter.lua adds the snapshot and the replay count). */
-    public record Park(String id, String failureKind, String fingerprint, String fingerprintText, List<String> recordPairs) {
-    }
-
-    /**
-     * What dead-letter.lua did with one job: parked as {@code id}; or no longer pending (all null:
-     * someone else acked or parked it); or refused for {@code reason} (a short code, a metric tag)
-     * with nothing written, so it stays pending.
-     */
-    public record Parked(String id, String reason, String detail) {
-        public boolean refused() {
-            return reason != null;
-        }
-    }
-
-    /**
-     * Runs dead-letter.lua for jobs of one stream, one outcome per job. {@code redriveTask} (with
-     * a single job, or null) is the redrive task the job's own field names; the script raises its
-     * failed count only if redrive's ledger says that task sent the job. Replays recorded before
-     * {@code forgetBeforeMillis} are forgotten.
-     */
-    public Uni<List<Parked>> deadLetter(String stream, String group, String deadLetters, List<Park> parks,
-            String redriveTask, long forgetBeforeMillis) {
-        List<String> args = new ArrayList<>(2 + parks.size() * 40);
-        args.add(group);
-        args.add(Long.toString(forgetBeforeMillis));
-        for (Park park : parks) {
-            args.add(park.id());
-            args.add(park.failureKind());
-            args.add(park.fingerprint());
-            args.add(park.fingerprintText());
-            args.add(Integer.toString(park.recordPairs().size()));
-            args.addAll(park.recordPairs());
-        }
-        List<String> keys = new ArrayList<>(List.of(stream, deadLetters, RedisKeys.deadLetterStats(deadLetters),
-                RedisKeys.notBefore(stream), RedisKeys.replayed(deadLetters), RedisKeys.replayedAt(deadLetters)));
-        if (redriveTask != null) {
-            keys.add(redriveTask);
-        }
-        return scripts.run(LuaScripts.Script.DEAD_LETTER, keys, args).map(reply -> {
-            List<Parked> outcomes = new ArrayList<>(reply.size());
-            for (Response r : reply) {
-                ScriptReply job = ScriptReply.of(LuaScripts.Script.DEAD_LETTER, r);
-                switch (job.code()) {
-                    case PARKED -> outcomes.add(new Parked(job.text(1), null, null));
-                    case NOT_PENDING -> outcomes.add(new Parked(null, null, null));
-                    default -> outcomes.add(new Parked(null, job.code().wire, job.text(1)));
-                }
-            }
-            return outcomes;
-        });
-    }
-
-    /** An entry's fields, or an empty map when it is gone (trimmed or deleted). */
-    public Uni<Map<String, byte[]>> fields(String stream, String id) {
-        return streams().xrange(stream, StreamRange.of(id, id))
-                .map(found -> found.isEmpty() ? Map.<String, byte[]> of() : found.get(0).payload());
-    }
-
-    /** The type of a key as TYPE names it ({@code none} when there is no such key). */
-    public Uni<String> type(String key) {
-        return redis.execute("TYPE", key).map(Response::toString);
-    }
-
-    /** Id of the oldest entry still pending in the group, or null when none is. */
-    public Uni<String> oldestPending(String stream, String group) {
-        return streams().xpending(stream, group)
-                .map(summary -> summary.getPendingCount() == 0 ? null : summary.getLowestId());
-    }
-
-    public Uni<Long> length(String stream) {
-        return streams().xlen(stream);
-    }
-
-    /** Pending and lag of one group, from XINFO GROUPS (lag needs Redis 7; -1 when unknown). */
-    public Uni<GroupInfo> groupInfo(String stream, String group) {
-        return redis.execute("XINFO", "GROUPS", stream)
-                .map(reply -> {
-                    for (Response g : reply) {
-                        Map<String, Response> info = asMap(g);
-                        Response name = info.get("name");
-                        if (name != null && group.equals(name.toString())) {
-                            Response lag = info.get("lag");
-                            return new GroupInfo(info.get("pending").toLong(), lag == null ? -1 : lag.toLong(),
-                                    info.get("consumers").toLong());
-                        }
-                    }
-                    return new GroupInfo(0, -1, 0);
-                })
-                .onFailure().recoverWithItem(new GroupInfo(0, -1, 0));
-    }
-
-    /** A RESP2 reply of name, value pairs (redrive turns protocol negotiation off, see application.properties). */
+    /** {@link StreamInfo#asMap}: Redrives (another branch moves it) still calls it by this name. */
     public static Map<String, Response> asMap(Response flat) {
-        Map<String, Response> map = new LinkedHashMap<>();
-        for (int i = 0; i + 1 < flat.size(); i += 2) {
-            map.put(flat.get(i).toString(), flat.get(i + 1));
-        }
-        return map;
+        return StreamInfo.asMap(flat);
     }
 
     static Map<String, byte[]> fields(Response flat) {

@@ -8,7 +8,7 @@ import java.util.Map;
 import org.jboss.logging.Logger;
 
 import dev.redrive.redis.RedisKeys;
-import dev.redrive.redis.StreamAccess;
+import dev.redrive.redis.StreamInfo;
 
 /**
  * Refuses to start when a key redrive writes beside a dead-letter stream holds another type of
@@ -19,9 +19,9 @@ final class DeadLetterKeyTypes {
     private static final Logger LOG = Logger.getLogger(DeadLetterKeyTypes.class);
     private static final Duration CHECK = Duration.ofSeconds(2);
 
-    private final StreamAccess redis;
+    private final StreamInfo redis;
 
-    DeadLetterKeyTypes(StreamAccess redis) {
+    DeadLetterKeyTypes(StreamInfo redis) {
         this.redis = redis;
     }
 

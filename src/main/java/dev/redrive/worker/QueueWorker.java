@@ -4,18 +4,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import org.jboss.logging.Logger;
 
 import dev.redrive.config.QueueSpec;
-import dev.redrive.deadletter.DeadLetterRecord;
 import dev.redrive.deadletter.DeadLetters;
 import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
@@ -31,7 +26,8 @@ import io.vertx.mutiny.core.Vertx;
  * job moves"):
  * <ul>
  * <li>new → running: {@link #pump} reads with XREADGROUP (delivery count 1);</li>
- * <li>running → done / waiting for retry / parked: {@link #finished}, by {@link RetryPolicy#decide};</li>
+ * <li>running → done / waiting for retry / parked: {@link #run}, by {@link RetryPolicy#decide};
+ * {@link Outcomes} and {@link Parking} write the move;</li>
  * <li>waiting for retry → running: {@link RetryScheduler}; stalled → running: {@link StallReclaimer};
  * both hand claimed entries to {@link #offer}.</li>
  * </ul>
@@ -51,25 +47,14 @@ public final class QueueWorker {
     private final QueueSpec spec;
     private final String consumer;
     private final StreamAccess redis;
-    private final DeadLetters deadLetters;
-    private final Function<Job, Uni<Void>> handler;
+    private final Attempts attempts;
     private final QueueMetrics metrics;
     private final Vertx vertx;
     private final Clock clock;
-    private final Batcher<String> acks;
-    private final Batcher<String> doneReplays;
-    private final Batcher<String> retries;
-    private final Batcher<DeadLetterRecord> parks;
+    private final Outcomes outcomes;
+    private final Parking parking;
 
-    /** The field replay.lua writes into every entry it replays. */
-    private static final String REPLAY_OF = "replay-of";
-
-    private final Object lock = new Object();
-    private final ArrayDeque<Job> ready = new ArrayDeque<>();
-    private final Set<String> runningIds = ConcurrentHashMap.newKeySet();
-    private int running;
-    private boolean reading;
-    private boolean pumpScheduled;
+    private final Slots slots = new Slots();
     private volatile boolean stopped = true;
     private volatile Gate gate = Gate.OPEN;
     private volatile Runnable slotsFreed = () -> { };
@@ -79,35 +64,12 @@ public final class QueueWorker {
         this.spec = spec;
         this.consumer = consumer;
         this.redis = redis;
-        this.deadLetters = deadLetters;
-        this.handler = handler;
+        this.attempts = new Attempts(handler, metrics);
         this.metrics = metrics;
         this.vertx = vertx;
         this.clock = clock;
-        this.acks = new Batcher<>(ids -> redis.ack(spec.stream(), spec.group(), ids),
-                (ids, e) -> LOG.errorf(e, "could not ack %d jobs of %s; they stay pending and run again after "
-                        + "stall recovery", ids.size(), spec.stream()), this::later);
-        // A replayed job that is done needs its ledger field no more (only a job parked again does).
-        this.doneReplays = new Batcher<>(ids -> redis.forgetReplays(spec.deadLetters(), spec.stream(), ids),
-                (ids, e) -> LOG.debugf("could not forget %d done replays of %s (%s); later parks prune them",
-                        ids.size(), spec.stream(), e.getMessage()), this::later);
-        this.retries = new Batcher<>(ids -> redis.transfer(spec.stream(), spec.group(), Consumers.RETRY, ids, -1),
-                (ids, e) -> LOG.errorf(e, "could not hand %d failed jobs of %s to the retry consumer; they stay "
-                        + "pending under %s until stall recovery", ids.size(), spec.stream(), consumer), this::later);
-        // A job dead-letter.lua could not park stays pending: DeadLetters logs and counts it, and
-        // the rest of its batch is parked all the same.
-        this.parks = new Batcher<>(records -> deadLetters.parkAll(spec.name(), spec.deadLetters(), records, null)
-                .invoke(outcomes -> countParked(records, outcomes)),
-                (records, e) -> LOG.errorf(e, "could not park %d jobs of %s; nothing was written, they stay pending "
-                        + "and are parked on their next delivery", records.size(), spec.stream()), this::later);
-    }
-
-    private void countParked(List<DeadLetterRecord> records, List<StreamAccess.Parked> outcomes) {
-        for (int i = 0; i < outcomes.size(); i++) {
-            if (outcomes.get(i).id() != null) {
-                metrics.deadLettered(records.get(i).failureKind());
-            }
-        }
+        this.outcomes = new Outcomes(spec, consumer, redis, deadLetters, metrics, clock, this::later, this::slotFreed);
+        this.parking = new Parking(spec, deadLetters, metrics, this::later, this::slotFreed);
     }
 
     public QueueSpec spec() {
@@ -130,9 +92,7 @@ public final class QueueWorker {
 
     /** True once nothing of this worker is running, waiting to run, or being read. */
     public boolean idle() {
-        synchronized (lock) {
-            return running == 0 && ready.isEmpty() && !reading;
-        }
+        return slots.idle();
     }
 
     /** Closes the gate while the circuit is open; {@link #probe} and {@link #resume} reopen it. */
@@ -162,9 +122,7 @@ public final class QueueWorker {
         if (stopped || gate == Gate.PAUSED) {
             return 0;
         }
-        synchronized (lock) {
-            return limit() - running - ready.size();
-        }
+        return slots.free(limit());
     }
 
     private int limit() {
@@ -173,11 +131,11 @@ public final class QueueWorker {
 
     /** Ids of the jobs whose handler is running now: what the heartbeat renews. */
     List<String> runningIds() {
-        return new ArrayList<>(runningIds);
+        return attempts.ids();
     }
 
     boolean isRunning(String id) {
-        return runningIds.contains(id);
+        return attempts.isRunning(id);
     }
 
     /** Called once per batch of freed slots: the retry scheduler fills them when due retries wait. */
@@ -187,46 +145,26 @@ public final class QueueWorker {
 
     /** Runs claimed entries (retries due, stalled jobs) as soon as slots allow. */
     void offer(List<StreamAccess.Entry> entries) {
-        synchronized (lock) {
-            entries.forEach(e -> ready.add(job(e)));
-        }
+        slots.offer(entries.stream().map(this::job).toList());
         pump();
     }
 
     private void pump() {
-        List<Job> toStart = new ArrayList<>();
-        int count = 0;
-        synchronized (lock) {
-            int limit = limit();
-            while (!ready.isEmpty() && (running < limit || stopped || gate == Gate.PAUSED)) {
-                // When stopped or paused, ready jobs are "started" only to be handed back unspent.
-                toStart.add(ready.poll());
-                running++;
-            }
-            if (!stopped && gate != Gate.PAUSED && !reading && ready.isEmpty()) {
-                count = Math.min(spec.batch(), limit - running);
-                reading = count > 0;
-            }
-        }
-        toStart.forEach(this::run);
-        if (count > 0) {
-            read(count);
+        // When stopped or paused, ready jobs are "started" only to be handed back unspent.
+        boolean drain = stopped || gate == Gate.PAUSED;
+        Slots.Turn turn = slots.take(limit(), drain, !drain, spec.batch());
+        turn.start().forEach(this::run);
+        if (turn.read() > 0) {
+            read(turn.read());
         }
     }
 
     private void read(int count) {
         redis.readNew(spec.stream(), spec.group(), consumer, count, spec.block()).subscribe().with(entries -> {
-            synchronized (lock) {
-                reading = false;
-                for (StreamAccess.Entry e : entries) {
-                    ready.add(job(e));
-                }
-            }
+            slots.read(entries.stream().map(this::job).toList());
             pump();
         }, error -> {
-            synchronized (lock) {
-                reading = false;
-            }
+            slots.read(List.of());
             LOG.warnf("reading %s failed (%s); trying again in %s", spec.stream(), error.getMessage(), REDIS_ERROR_PAUSE);
             vertx.setTimer(REDIS_ERROR_PAUSE.toMillis(), t -> pump());
         });
@@ -246,109 +184,33 @@ public final class QueueWorker {
             settle(job, Decision.PARK_EXHAUSTED, Failure.overBudget(job.attempt(), job.maxAttempts()), null);
             return;
         }
-        runningIds.add(job.id());
-        long start = System.nanoTime();
-        Uni<Void> attempt;
-        try {
-            attempt = handler.apply(job);
-        } catch (RuntimeException e) {
-            attempt = Uni.createFrom().failure(e);
-        }
-        attempt.subscribe().with(
-                ok -> finished(job, now, System.nanoTime() - start, null),
-                error -> finished(job, now, System.nanoTime() - start, Failure.of(error)));
-    }
-
-    private void finished(Job job, Instant startedAt, long nanos, Failure failure) {
-        runningIds.remove(job.id());
-        if (failure == null) {
-            metrics.completed(nanos);
-        } else if (failure.attempted()) {
-            metrics.failed(failure.terminal(), nanos);
-        }
-        settle(job, RetryPolicy.decide(failure, job.attempt(), job.maxAttempts()), failure, startedAt);
+        attempts.run(job, failure -> settle(job, RetryPolicy.decide(failure, job.attempt(), job.maxAttempts()),
+                failure, now));
     }
 
     private void settle(Job job, Decision decision, Failure failure, Instant attemptedAt) {
         switch (decision) {
-            case ACK -> {
-                acks.add(job.id(), this::slotFreed);
-                if (job.fields().containsKey(REPLAY_OF)) {
-                    doneReplays.add(job.id(), () -> { });
-                }
-            }
-            case RETRY_LATER -> retryLater(job, failure);
-            case RELEASE -> release(job);
-            case PARK_TERMINAL, PARK_EXHAUSTED -> park(job, consumer, decision.failureKind(), failure, attemptedAt);
+            case ACK -> outcomes.done(job);
+            case RETRY_LATER -> outcomes.retryLater(job, failure);
+            case RELEASE -> outcomes.release(job);
+            case PARK_TERMINAL, PARK_EXHAUSTED -> parking.park(job, consumer, decision.failureKind(), failure,
+                    attemptedAt);
         }
-    }
-
-    private void retryLater(Job job, Failure failure) {
-        LOG.debugf("attempt %d of %d of job %s failed (%s: %s); it runs again after its backoff", job.attempt(),
-                job.maxAttempts(), job.jobId(), failure.errorType(), failure.reason());
-        var hint = failure.retryAfterHint();
-        if (hint.isEmpty()) {
-            retries.add(job.id(), this::slotFreed);
-            return;
-        }
-        redis.rememberNotBefore(spec.stream(), job.id(), clock.millis() + hint.get().toMillis())
-                .subscribe().with(ok -> retries.add(job.id(), this::slotFreed), error -> retries.add(job.id(), this::slotFreed));
-    }
-
-    /** The handler never ran: the delivery that brought the job here is taken back. */
-    private void release(Job job) {
-        metrics.released();
-        redis.transfer(spec.stream(), spec.group(), Consumers.RETRY, List.of(job.id()), job.attempt() - 1)
-                .subscribe().with(ok -> slotFreed(), error -> {
-                    LOG.errorf(error, "could not hand back job %s; it stays pending until stall recovery", job.jobId());
-                    slotFreed();
-                });
-    }
-
-    /**
-     * Parks with the other jobs that failed in the same turn; a job naming a redrive task goes alone,
-     * so the script can count it against that task if redrive's ledger confirms the task sent it.
-     */
-    private void park(Job job, String owner, String failureKind, Failure failure, Instant attemptedAt) {
-        DeadLetterRecord record = deadLetters.record(spec, job, owner, failureKind, failure, attemptedAt);
-        String redriveTask = deadLetters.redriveTask(job, spec.stream());
-        if (redriveTask == null) {
-            parks.add(record, this::slotFreed);
-            return;
-        }
-        deadLetters.parkAll(spec.name(), spec.deadLetters(), List.of(record), redriveTask).subscribe().with(outcomes -> {
-            countParked(List.of(record), outcomes);
-            slotFreed();
-        }, error -> {
-            LOG.errorf(error, "could not park job %s; nothing was written, it stays pending and is parked on its "
-                    + "next delivery", job.jobId());
-            slotFreed();
-        });
     }
 
     /** Parks a pending entry whose stream entry is gone, with what is still known of it. */
     void parkMissing(StreamAccess.Seen seen) {
         Job job = new Job(spec.name(), spec.stream(), seen.id(), seen.deliveryCount(), spec.maxAttempts(), Map.of());
-        synchronized (lock) {
-            running++;
-        }
-        park(job, seen.owner(), "missing", Failure.missing(spec.stream()), null);
+        slots.hold();
+        parking.park(job, seen.owner(), "missing", Failure.missing(spec.stream()), null);
     }
 
     private void slotFreed() {
-        boolean schedule;
-        synchronized (lock) {
-            running--;
-            schedule = !pumpScheduled;
-            pumpScheduled = true;
-        }
-        if (schedule) {
+        if (slots.release()) {
             // Slots come free a batch at a time (one XACK or hand-off answers for all its jobs): pump
             // once after the batch, so the next read asks for all of them rather than for one.
             later(() -> {
-                synchronized (lock) {
-                    pumpScheduled = false;
-                }
+                slots.pumping();
                 pump();
                 slotsFreed.run();
             });

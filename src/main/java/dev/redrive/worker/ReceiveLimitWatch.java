@@ -15,6 +15,7 @@ import dev.redrive.deadletter.Fingerprint;
 import dev.redrive.job.EntryIds;
 import dev.redrive.job.Job;
 import dev.redrive.redis.StreamAccess;
+import dev.redrive.redis.StreamInfo;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 
@@ -32,14 +33,14 @@ final class ReceiveLimitWatch {
     private static final int PAGE = 200;
 
     private final WatchSpec spec;
-    private final StreamAccess redis;
+    private final StreamInfo streams;
     private final DeadLetters deadLetters;
     private final Periodic periodic;
     private final PelSweep sweep;
 
-    ReceiveLimitWatch(WatchSpec spec, StreamAccess redis, DeadLetters deadLetters, Vertx vertx) {
+    ReceiveLimitWatch(WatchSpec spec, StreamAccess redis, StreamInfo streams, DeadLetters deadLetters, Vertx vertx) {
         this.spec = spec;
-        this.redis = redis;
+        this.streams = streams;
         this.deadLetters = deadLetters;
         this.periodic = new Periodic(vertx);
         this.sweep = new PelSweep(redis, spec.stream(), spec.group(), PAGE,
@@ -69,7 +70,7 @@ final class ReceiveLimitWatch {
         }
         List<Uni<String>> parks = new ArrayList<>(over.size());
         for (StreamAccess.Seen seen : over) {
-            parks.add(redis.fields(spec.stream(), seen.id())
+            parks.add(streams.fields(spec.stream(), seen.id())
                     .flatMap(fields -> deadLetters.park(spec.name(), spec.deadLetters(), record(seen, fields))));
         }
         return Uni.join().all(parks).andCollectFailures().map(List::size);

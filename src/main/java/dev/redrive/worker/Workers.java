@@ -26,6 +26,7 @@ import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
 import dev.redrive.observe.QueueStates;
 import dev.redrive.redis.StreamAccess;
+import dev.redrive.redis.StreamInfo;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -60,6 +61,9 @@ public class Workers implements QueueStates {
     StreamAccess redis;
 
     @Inject
+    StreamInfo streams;
+
+    @Inject
     DeadLetters deadLetters;
 
     @Inject
@@ -82,7 +86,7 @@ public class Workers implements QueueStates {
 
     void onStart(@Observes @Priority(10) StartupEvent event) {
         try {
-            new DeadLetterKeyTypes(redis).require(queues.deadLetterStreams());
+            new DeadLetterKeyTypes(streams).require(queues.deadLetterStreams());
         } catch (RuntimeException e) {
             LOG.error(e.getMessage());
             throw e;
@@ -94,7 +98,7 @@ public class Workers implements QueueStates {
             startWhenGroupExists(spec);
         }
         for (var watch : queues.watches().values()) {
-            ReceiveLimitWatch limit = new ReceiveLimitWatch(watch, redis, deadLetters, vertx);
+            ReceiveLimitWatch limit = new ReceiveLimitWatch(watch, redis, streams, deadLetters, vertx);
             deadLetters.expectParks(watch.name());
             helpers.put("watch:" + watch.name(), List.of(limit::stop));
             limit.start();
@@ -172,13 +176,13 @@ public class Workers implements QueueStates {
     private void refreshGauges() {
         for (QueueSpec spec : queues.queues().values()) {
             QueueMetrics m = metrics.get(spec.name());
-            redis.length(spec.deadLetters()).subscribe().with(m::depth, e -> { });
-            redis.groupInfo(spec.stream(), spec.group()).subscribe().with(info -> {
+            streams.length(spec.deadLetters()).subscribe().with(m::depth, e -> { });
+            streams.groupInfo(spec.stream(), spec.group()).subscribe().with(info -> {
                 m.pending(info.pending());
                 m.lag(Math.max(0, info.lag()));
                 m.consumers(info.consumers());
             }, e -> { });
-            redis.oldestPending(spec.stream(), spec.group()).subscribe().with(
+            streams.oldestPending(spec.stream(), spec.group()).subscribe().with(
                     id -> m.oldestPendingAge(id == null ? 0 : clock.millis() - dev.redrive.job.EntryIds.timestamp(id).toEpochMilli()),
                     e -> { });
         }

@@ -1,0 +1,156 @@
+package dev.redrive.api;
+
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.redrive.config.RedriveConfig;
+import dev.redrive.deadletter.DeadLetterStore;
+import dev.redrive.deadletter.Replays;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.smallrye.mutiny.Uni;
+
+/** Parked jobs sent back (replay) or dropped on purpose (discard), each with an audit record. */
+@Path("/dlq")
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = DeadLetterResource.TAG, description = DeadLetterResource.TAG_DESCRIPTION)
+@SecurityRequirement(name = "basic")
+@SecurityRequirement(name = "jwt")
+@APIResponse(responseCode = "401", description = "No or bad credentials",
+        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+@APIResponse(responseCode = "403", description = "Your roles do not allow this",
+        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+@APIResponse(responseCode = "503", description = "Redis is down, full or slower than redrive.redis-timeout; see Retry-After",
+        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+@RedisTimeLimit
+public class DeadLetterActionResource {
+
+    @Inject
+    DeadLetterStore store;
+
+    @Inject
+    Replays replays;
+
+    @Inject
+    RedriveConfig config;
+
+    @Inject
+    SecurityIdentity identity;
+
+    @Inject
+    ObjectMapper mapper;
+
+    @POST
+    @Path("{dlq}/entries/{id}/replay")
+    @Consumes(MediaType.WILDCARD)
+    @RolesAllowed({ Roles.OPERATOR, Roles.AUTOMATION })
+    @Operation(summary = "Send a parked job back to its origin stream",
+            description = "One atomic script adds the snapshot (patched where the body asks) to the origin stream as a "
+                    + "new entry, so it gets a fresh attempt budget; marks it replay-of=<dlq>/<id>, keeps its "
+                    + "idempotency-key (the original <stream>/<id> when it had none), counts redrive-replays, deletes "
+                    + "the dead letter and writes the audit record. A second replay of the same entry answers 404; "
+                    + "a retried request with the same Idempotency-Key header gets the first answer (200). "
+                    + "The origin and dead-letter stream must share a Redis Cluster hash slot (the default "
+                    + "{stream}:dlq does): otherwise the replay is refused with 409 cross-slot rather than done in "
+                    + "two non-atomic steps. dlq-automation callers may replay only when "
+                    + "redrive.replay.automation-enabled (REPLAY_AUTOMATION_ENABLED) is true.")
+    @APIResponse(responseCode = "201", description = "Replayed: the new entry's id and stream")
+    @APIResponse(responseCode = "200", description = "The answer to an earlier request with the same Idempotency-Key")
+    @APIResponse(responseCode = "400", description = "Malformed id or body",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = "Unknown stream, or no such entry (never parked, or already replayed or discarded)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = "Origin in another hash slot, no snapshot to send, or a key "
+            + "the replay would write holds another type of value (nothing changed)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "413", description = "Patch over redrive.replay.max-body-bytes",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "422", description = "Origin stream not allowed, or Idempotency-Key used for another entry",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    public Uni<Response> replay(@PathParam("dlq") String dlq, @PathParam("id") String id,
+            @Parameter(description = "Makes a retried request safe: the same key gets the first answer back")
+            @HeaderParam("Idempotency-Key") String idempotencyKey,
+            @Schema(implementation = ReplayRequestDoc.class) byte[] body) {
+        store.requireKnown(dlq);
+        Requests.entryId(id);
+        Callers.requireMayReplay(identity, config);
+        int max = config.replay().maxBodyBytes();
+        ReplayBody parsed = ReplayBody.parse(Requests.json(mapper, body, max * 2), max);
+        if (idempotencyKey != null && (idempotencyKey.isBlank() || idempotencyKey.length() > 200)) {
+            throw ProblemException.badRequest("Idempotency-Key must be 1 to 200 characters");
+        }
+        Replays.Request request = new Replays.Request(dlq, id, parsed.patch(), parsed.note(), Callers.name(identity),
+                idempotencyKey);
+        return replays.replay(request).map(done -> {
+            Map<String, Object> answer = new LinkedHashMap<>();
+            answer.put("id", done.newId());
+            answer.put("stream", done.stream());
+            answer.put("replayOf", dlq + "/" + id);
+            if (done.repeated()) {
+                return Response.ok(answer).build();
+            }
+            return Response.created(URI.create("/dlq/" + URLEncoder.encode(dlq, StandardCharsets.UTF_8) + "/entries/"
+                    + id)).entity(answer).build();
+        });
+    }
+
+    @DELETE
+    @Path("{dlq}/entries/{id}")
+    @RolesAllowed(Roles.OPERATOR)
+    @Operation(summary = "Discard a parked job, with a reason",
+            description = "Deletes the dead letter in one step with an audit record that keeps the whole record and "
+                    + "snapshot (as record:<field>), who discarded it and why: a discard is never a silent drop.")
+    @APIResponse(responseCode = "200", description = "Discarded; the audit entry id")
+    @APIResponse(responseCode = "400", description = "Malformed id or no reason",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = "Unknown stream or entry",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = "A key the discard would write holds another type of value "
+            + "(nothing changed)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    public Uni<Map<String, String>> discard(@PathParam("dlq") String dlq, @PathParam("id") String id,
+            @Parameter(description = "Why (required; kept in the audit trail)") @QueryParam("reason") String reason) {
+        store.requireKnown(dlq);
+        Requests.entryId(id);
+        if (reason == null || reason.isBlank()) {
+            throw ProblemException.badRequest("a discard needs ?reason=... (it is kept in the audit trail)");
+        }
+        if (reason.length() > 2000) {
+            throw ProblemException.badRequest("reason is limited to 2000 characters");
+        }
+        return replays.discard(dlq, id, reason, Callers.name(identity)).map(auditId -> Map.of("audit", auditId));
+    }
+
+    /** The replay body, for the OpenAPI document only. */
+    @Schema(name = "ReplayRequest")
+    public record ReplayRequestDoc(
+            @Schema(description = "Fields to patch or add: a string, or {\"base64\": \"...\"} for bytes")
+            Map<String, Object> fields,
+            @Schema(description = "Why (kept in the audit trail)") String note) {
+    }
+}

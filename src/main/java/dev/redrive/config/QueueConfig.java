@@ -1,0 +1,75 @@
+package dev.redrive.config;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import io.smallrye.config.WithDefault;
+
+/** One queue of {@code redrive.queues.<name>}: its stream, handler, attempt budget and pacing. */
+public interface QueueConfig {
+    /** The stream the jobs are added to. Defaults to the queue's name. */
+    Optional<String> stream();
+
+    /** The consumer group redrive reads with. Defaults to {@code redrive}. */
+    @WithDefault("redrive")
+    String group();
+
+    /**
+     * {@code http}, or the {@code @Identifier} name of a {@code JobHandler} bean.
+     * Defaults to {@code http}.
+     */
+    @WithDefault("http")
+    String handler();
+
+    /** The outbound call, for {@code handler=http}. */
+    HttpConfig http();
+
+    /** Attempts a job gets before it is parked. Defaults to {@code JOB_ATTEMPTS}, else 5. */
+    @WithDefault("${JOB_ATTEMPTS:5}")
+    int attempts();
+
+    /**
+     * Base delay before the second attempt; later attempts double it, capped by
+     * {@code max-backoff}. Defaults to {@code RETRY_BACKOFF_MS} milliseconds, else 1000 ms.
+     */
+    @WithDefault("${RETRY_BACKOFF_MS:1000}ms")
+    Duration backoff();
+
+    /** Upper bound of the delay between two attempts. Defaults to 5m. */
+    @WithDefault("5m")
+    Duration maxBackoff();
+
+    /** Share of the delay that is randomised (0 to 1), so retries don't arrive in step. Defaults to 0.2. */
+    @WithDefault("0.2")
+    double jitter();
+
+    /**
+     * The dead-letter stream. Defaults to {@code DLQ_NAME} when set, else {@code {<stream>}:dlq},
+     * which shares the stream's Redis Cluster hash slot.
+     */
+    @WithDefault("${DLQ_NAME:}")
+    Optional<String> dlq();
+
+    /** Jobs handled at once by this process. Defaults to 16. */
+    @WithDefault("16")
+    int concurrency();
+
+    /** Entries fetched per XREADGROUP. Defaults to the concurrency, at most 200. */
+    Optional<Integer> batch();
+
+    /** How long one XREADGROUP blocks when the stream is empty. Defaults to 2s. */
+    @WithDefault("2s")
+    Duration block();
+
+    /**
+     * How long a job may go without a heartbeat before another replica takes it over as
+     * stalled (its consumer died). Running jobs renew their lease every third of this.
+     * Defaults to 5m.
+     */
+    @WithDefault("5m")
+    Duration visibilityTimeout();
+
+    /** How often the retry scheduler looks for jobs whose backoff has passed. Defaults to 100ms. */
+    @WithDefault("100ms")
+    Duration retryPoll();
+}

@@ -1,0 +1,85 @@
+package dev.redrive.redis;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.quarkus.redis.datasource.stream.ReactiveStreamCommands;
+import io.quarkus.redis.datasource.stream.StreamRange;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Response;
+
+/**
+ * What redrive looks up about a stream without taking part in its group: figures for gauges, one
+ * entry's fields, a key's type. None of these reads changes what a consumer sees.
+ */
+@ApplicationScoped
+public class StreamInfo {
+
+    /** Group figures for gauges. */
+    public record GroupInfo(long pending, long lag, long consumers) {
+    }
+
+    private static final GroupInfo UNKNOWN = new GroupInfo(0, -1, 0);
+
+    @Inject
+    ReactiveRedisDataSource redis;
+
+    private ReactiveStreamCommands<String, String, byte[]> streams;
+
+    @jakarta.annotation.PostConstruct
+    void init() {
+        streams = redis.stream(String.class, String.class, byte[].class);
+    }
+
+    /** An entry's fields, or an empty map when it is gone (trimmed or deleted). */
+    public Uni<Map<String, byte[]>> fields(String stream, String id) {
+        return streams.xrange(stream, StreamRange.of(id, id))
+                .map(found -> found.isEmpty() ? Map.<String, byte[]> of() : found.get(0).payload());
+    }
+
+    /** The type of a key as TYPE names it ({@code none} when there is no such key). */
+    public Uni<String> type(String key) {
+        return redis.execute("TYPE", key).map(Response::toString);
+    }
+
+    /** Id of the oldest entry still pending in the group, or null when none is. */
+    public Uni<String> oldestPending(String stream, String group) {
+        return streams.xpending(stream, group)
+                .map(summary -> summary.getPendingCount() == 0 ? null : summary.getLowestId());
+    }
+
+    public Uni<Long> length(String stream) {
+        return streams.xlen(stream);
+    }
+
+    /** Pending and lag of one group, from XINFO GROUPS (lag needs Redis 7; -1 when unknown). */
+    public Uni<GroupInfo> groupInfo(String stream, String group) {
+        return redis.execute("XINFO", "GROUPS", stream)
+                .map(reply -> {
+                    for (Response g : reply) {
+                        Map<String, Response> info = asMap(g);
+                        Response name = info.get("name");
+                        if (name != null && group.equals(name.toString())) {
+                            Response lag = info.get("lag");
+                            return new GroupInfo(info.get("pending").toLong(), lag == null ? -1 : lag.toLong(),
+                                    info.get("consumers").toLong());
+                        }
+                    }
+                    return UNKNOWN;
+                })
+                .onFailure().recoverWithItem(UNKNOWN);
+    }
+
+    /** A RESP2 reply of name, value pairs (redrive turns protocol negotiation off, see application.properties). */
+    public static Map<String, Response> asMap(Response flat) {
+        Map<String, Response> map = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < flat.size(); i += 2) {
+            map.put(flat.get(i).toString(), flat.get(i + 1));
+        }
+        return map;
+    }
+}

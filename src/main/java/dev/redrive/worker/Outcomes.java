@@ -1,0 +1,92 @@
+package dev.redrive.worker;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.function.Consumer;
+
+import org.jboss.logging.Logger;
+
+import dev.redrive.config.QueueSpec;
+import dev.redrive.deadletter.DeadLetters;
+import dev.redrive.job.Job;
+import dev.redrive.observe.QueueMetrics;
+import dev.redrive.redis.StreamAccess;
+import dev.redrive.retry.Failure;
+
+/**
+ * Writes what became of a job that is not parked: acked once done, handed to the retry consumer
+ * to wait out its backoff, or handed back unspent. Acks and hand-offs of one event-loop turn go
+ * out together ({@link Batcher}); the job's slot is freed once its write is answered, so the PEL
+ * never holds more of this process's work than it can finish.
+ */
+final class Outcomes {
+
+    /** Logged under QueueWorker, as before these writes had a class of their own. */
+    private static final Logger LOG = Logger.getLogger(QueueWorker.class);
+
+    /** The field replay.lua writes into every entry it replays. */
+    private static final String REPLAY_OF = "replay-of";
+
+    private final QueueSpec spec;
+    private final StreamAccess redis;
+    private final QueueMetrics metrics;
+    private final Clock clock;
+    private final Runnable slotFreed;
+    private final Batcher<String> acks;
+    private final Batcher<String> doneReplays;
+    private final Batcher<String> retries;
+
+    /**
+     * @param later     runs a task after the current event-loop turn
+     * @param slotFreed called once per job whose outcome is written (or failed to be)
+     */
+    Outcomes(QueueSpec spec, String consumer, StreamAccess redis, DeadLetters deadLetters, QueueMetrics metrics,
+            Clock clock, Consumer<Runnable> later, Runnable slotFreed) {
+        this.spec = spec;
+        this.redis = redis;
+        this.metrics = metrics;
+        this.clock = clock;
+        this.slotFreed = slotFreed;
+        this.acks = new Batcher<>(ids -> redis.ack(spec.stream(), spec.group(), ids),
+                (ids, e) -> LOG.errorf(e, "could not ack %d jobs of %s; they stay pending and run again after "
+                        + "stall recovery", ids.size(), spec.stream()), later);
+        // A replayed job that is done needs its ledger field no more (only a job parked again does).
+        this.doneReplays = new Batcher<>(ids -> deadLetters.forgetReplays(spec.deadLetters(), spec.stream(), ids),
+                (ids, e) -> LOG.debugf("could not forget %d done replays of %s (%s); later parks prune them",
+                        ids.size(), spec.stream(), e.getMessage()), later);
+        this.retries = new Batcher<>(ids -> redis.transfer(spec.stream(), spec.group(), Consumers.RETRY, ids, -1),
+                (ids, e) -> LOG.errorf(e, "could not hand %d failed jobs of %s to the retry consumer; they stay "
+                        + "pending under %s until stall recovery", ids.size(), spec.stream(), consumer), later);
+    }
+
+    /** Acks the job; a replayed one also leaves the replay ledger. */
+    void done(Job job) {
+        acks.add(job.id(), slotFreed);
+        if (job.fields().containsKey(REPLAY_OF)) {
+            doneReplays.add(job.id(), () -> { });
+        }
+    }
+
+    /** Hands the job to the retry consumer, after noting the provider's Retry-After when it sent one. */
+    void retryLater(Job job, Failure failure) {
+        LOG.debugf("attempt %d of %d of job %s failed (%s: %s); it runs again after its backoff", job.attempt(),
+                job.maxAttempts(), job.jobId(), failure.errorType(), failure.reason());
+        var hint = failure.retryAfterHint();
+        if (hint.isEmpty()) {
+            retries.add(job.id(), slotFreed);
+            return;
+        }
+        redis.rememberNotBefore(spec.stream(), job.id(), clock.millis() + hint.get().toMillis())
+                .subscribe().with(ok -> retries.add(job.id(), slotFreed), error -> retries.add(job.id(), slotFreed));
+    }
+
+    /** The handler never ran: the delivery that brought the job here is taken back. */
+    void release(Job job) {
+        metrics.released();
+        redis.transfer(spec.stream(), spec.group(), Consumers.RETRY, List.of(job.id()), job.attempt() - 1)
+                .subscribe().with(ok -> slotFreed.run(), error -> {
+                    LOG.errorf(error, "could not hand back job %s; it stays pending until stall recovery", job.jobId());
+                    slotFreed.run();
+                });
+    }
+}
