@@ -125,13 +125,11 @@ class ArchitectureTest {
 
     /**
      * deadletter/ holds policy: every Redis command it causes is sent by a redis/ type, and replies
-     * reach it as plain Java values or a {@code ScriptReply}. Redrives (and its nested classes) is
-     * the one exception while its runner moves out of deadletter/ (issue 11).
+     * reach it as plain Java values or a {@code ScriptReply}.
      */
     @Test
     void deadletterSendsNoRedisCommandItself() {
         noClasses().that().resideInAPackage("dev.redrive.deadletter..")
-                .and().haveNameNotMatching("dev\\.redrive\\.deadletter\\.Redrives(\\$.*)?")
                 .should().dependOnClassesThat().resideInAnyPackage(REDIS_CLIENT)
                 .because("redis/ owns the commands, their KEYS and ARGV and the reply types; deadletter/ decides")
                 .check(MAIN);

@@ -165,11 +165,6 @@ public class StreamAccess {
                         p.getDurationSinceLastDelivery())).toList());
     }
 
-    /** {@link StreamInfo#asMap}: Redrives (another branch moves it) still calls it by this name. */
-    public static Map<String, Response> asMap(Response flat) {
-        return StreamInfo.asMap(flat);
-    }
-
     static Map<String, byte[]> fields(Response flat) {
         Map<String, byte[]> fields = new LinkedHashMap<>();
         for (int i = 0; i + 1 < flat.size(); i += 2) {

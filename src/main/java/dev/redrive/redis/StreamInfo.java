@@ -2,6 +2,7 @@ package dev.redrive.redis;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -14,7 +15,8 @@ import io.vertx.mutiny.redis.client.Response;
 
 /**
  * What redrive looks up about a stream without taking part in its group: figures for gauges, one
- * entry's fields, a key's type. None of these reads changes what a consumer sees.
+ * entry's fields, a key's type, how far a group has got (a redrive's canary waits on it). None of
+ * these reads changes what a consumer sees.
  */
 @ApplicationScoped
 public class StreamInfo {
@@ -58,20 +60,42 @@ public class StreamInfo {
 
     /** Pending and lag of one group, from XINFO GROUPS (lag needs Redis 7; -1 when unknown). */
     public Uni<GroupInfo> groupInfo(String stream, String group) {
-        return redis.execute("XINFO", "GROUPS", stream)
-                .map(reply -> {
-                    for (Response g : reply) {
-                        Map<String, Response> info = asMap(g);
-                        Response name = info.get("name");
-                        if (name != null && group.equals(name.toString())) {
-                            Response lag = info.get("lag");
-                            return new GroupInfo(info.get("pending").toLong(), lag == null ? -1 : lag.toLong(),
-                                    info.get("consumers").toLong());
-                        }
+        return group(stream, group)
+                .map(info -> {
+                    if (info == null) {
+                        return UNKNOWN;
                     }
-                    return UNKNOWN;
+                    Response lag = info.get("lag");
+                    return new GroupInfo(info.get("pending").toLong(), lag == null ? -1 : lag.toLong(),
+                            info.get("consumers").toLong());
                 })
                 .onFailure().recoverWithItem(UNKNOWN);
+    }
+
+    /** The id the group last delivered; empty when the stream has no such group. */
+    public Uni<Optional<String>> lastDelivered(String stream, String group) {
+        return group(stream, group)
+                .map(info -> info == null ? Optional.<String> empty()
+                        : Optional.of(info.get("last-delivered-id").toString()));
+    }
+
+    /** Whether the group holds the entry in its PEL: delivered to a consumer and not yet acknowledged. */
+    public Uni<Boolean> isPending(String stream, String group, String id) {
+        return redis.execute("XPENDING", stream, group, id, id, "1").map(pending -> pending.size() > 0);
+    }
+
+    /** One group's XINFO GROUPS fields by name, or null when the stream has no such group. */
+    private Uni<Map<String, Response>> group(String stream, String group) {
+        return redis.execute("XINFO", "GROUPS", stream).map(reply -> {
+            for (Response g : reply) {
+                Map<String, Response> info = asMap(g);
+                Response name = info.get("name");
+                if (name != null && group.equals(name.toString())) {
+                    return info;
+                }
+            }
+            return null;
+        });
     }
 
     /** A RESP2 reply of name, value pairs (redrive turns protocol negotiation off, see application.properties). */

@@ -15,7 +15,7 @@ import dev.redrive.config.QueueSpec;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.deadletter.ReplayTargets;
 import dev.redrive.job.EntryIds;
-import dev.redrive.redis.GroupProgress;
+import dev.redrive.redis.StreamInfo;
 
 /**
  * The canary's verdict: once every canary job is done or parked again, the share that came back
@@ -33,7 +33,7 @@ class Canary {
     RedriveTaskStore store;
 
     @Inject
-    GroupProgress groups;
+    StreamInfo groups;
 
     @Inject
     ReplayTargets targets;
