@@ -26,7 +26,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
-import dev.redrive.deadletter.DeadLetterStore;
+import dev.redrive.deadletter.DeadLetterReader;
 import dev.redrive.deadletter.Excerpt;
 import io.smallrye.mutiny.Uni;
 
@@ -46,7 +46,7 @@ import io.smallrye.mutiny.Uni;
 public class AuditResource {
 
     @Inject
-    DeadLetterStore store;
+    DeadLetterReader store;
 
     @Inject
     ReadPermits permits;

@@ -30,7 +30,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.redrive.config.RedriveConfig;
-import dev.redrive.deadletter.DeadLetterStore;
+import dev.redrive.deadletter.DeadLetterReader;
 import dev.redrive.deadletter.Replays;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
@@ -51,7 +51,7 @@ import io.smallrye.mutiny.Uni;
 public class DeadLetterActionResource {
 
     @Inject
-    DeadLetterStore store;
+    DeadLetterReader store;
 
     @Inject
     Replays replays;

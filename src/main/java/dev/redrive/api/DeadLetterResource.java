@@ -25,7 +25,7 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.redrive.config.RedriveConfig;
-import dev.redrive.deadletter.DeadLetterStore;
+import dev.redrive.deadletter.DeadLetterReader;
 import dev.redrive.deadletter.DeadLetterSummary;
 import dev.redrive.deadletter.EntryFilter;
 import io.smallrye.mutiny.Multi;
@@ -55,7 +55,7 @@ public class DeadLetterResource {
     static final String TAG_DESCRIPTION = "Parked jobs: inspect, replay, discard, audit";
 
     @Inject
-    DeadLetterStore store;
+    DeadLetterReader store;
 
     @Inject
     RedriveConfig config;

@@ -9,8 +9,8 @@ import org.jboss.resteasy.reactive.RestMulti;
 
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.deadletter.RecordField;
-import dev.redrive.deadletter.DeadLetterStore;
-import dev.redrive.deadletter.DeadLetterStore.Slice;
+import dev.redrive.deadletter.DeadLetterReader;
+import dev.redrive.deadletter.DeadLetterReader.Slice;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
@@ -24,7 +24,7 @@ import io.smallrye.mutiny.Uni;
 class RawValues {
 
     @Inject
-    DeadLetterStore store;
+    DeadLetterReader store;
 
     @Inject
     ReadPermits permits;

@@ -31,7 +31,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.redrive.config.RedriveConfig;
-import dev.redrive.deadletter.DeadLetterStore;
+import dev.redrive.deadletter.DeadLetterReader;
 import dev.redrive.deadletter.EntryFilter;
 import dev.redrive.redrive.RedriveSpec;
 import dev.redrive.redrive.RedriveStatus;
@@ -64,7 +64,7 @@ public class RedriveResource {
     RedriveTasks redrives;
 
     @Inject
-    DeadLetterStore store;
+    DeadLetterReader store;
 
     @Inject
     RedriveConfig config;

@@ -16,7 +16,7 @@ import org.jboss.logging.Logger;
  */
 final class ParkLog {
 
-    private static final Logger LOG = Logger.getLogger(DeadLetters.class);
+    private static final Logger LOG = Logger.getLogger(DeadLetterWriter.class);
     static final int WHOLE_PER_WINDOW = 10;
 
     private record Cause(String deadLetters, String fingerprint) {

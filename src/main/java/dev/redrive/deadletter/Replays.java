@@ -46,7 +46,7 @@ public class Replays {
     DeadLetterScripts scripts;
 
     @Inject
-    DeadLetterStore store;
+    DeadLetterReader store;
 
     @Inject
     ReplayTargets targets;

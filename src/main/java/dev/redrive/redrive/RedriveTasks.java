@@ -8,7 +8,7 @@ import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
 import dev.redrive.deadletter.DeadLetterException;
-import dev.redrive.deadletter.DeadLetterStore;
+import dev.redrive.deadletter.DeadLetterReader;
 
 /**
  * Bulk replays ("redrives") as an operator sees them: start one (a filter, a pace, an optional
@@ -29,7 +29,7 @@ public class RedriveTasks {
     RedriveRunner runner;
 
     @Inject
-    DeadLetterStore deadLetters;
+    DeadLetterReader deadLetters;
 
     @Inject
     RedisWait wait;

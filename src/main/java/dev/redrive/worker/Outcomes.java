@@ -7,7 +7,7 @@ import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
 import dev.redrive.config.QueueSpec;
-import dev.redrive.deadletter.DeadLetters;
+import dev.redrive.deadletter.DeadLetterWriter;
 import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
 import dev.redrive.redis.StreamAccess;
@@ -40,7 +40,7 @@ final class Outcomes {
      * @param later     runs a task after the current event-loop turn
      * @param slotFreed called once per job whose outcome is written (or failed to be)
      */
-    Outcomes(QueueSpec spec, String consumer, StreamAccess redis, DeadLetters deadLetters, QueueMetrics metrics,
+    Outcomes(QueueSpec spec, String consumer, StreamAccess redis, DeadLetterWriter deadLetters, QueueMetrics metrics,
             Clock clock, Consumer<Runnable> later, Runnable slotFreed) {
         this.spec = spec;
         this.redis = redis;

@@ -8,7 +8,7 @@ import org.jboss.logging.Logger;
 
 import dev.redrive.config.QueueSpec;
 import dev.redrive.deadletter.DeadLetterRecord;
-import dev.redrive.deadletter.DeadLetters;
+import dev.redrive.deadletter.DeadLetterWriter;
 import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
 import dev.redrive.redis.DeadLetterScripts;
@@ -17,7 +17,7 @@ import dev.redrive.retry.Failure;
 /**
  * Parks a queue's failed jobs, together with the others that failed in the same event-loop turn
  * (one dead-letter.lua call for the batch). A job dead-letter.lua could not park stays pending:
- * {@link DeadLetters} logs and counts it, and the rest of its batch is parked all the same.
+ * {@link DeadLetterWriter} logs and counts it, and the rest of its batch is parked all the same.
  */
 final class Parking {
 
@@ -25,7 +25,7 @@ final class Parking {
     private static final Logger LOG = Logger.getLogger(QueueWorker.class);
 
     private final QueueSpec spec;
-    private final DeadLetters deadLetters;
+    private final DeadLetterWriter deadLetters;
     private final QueueMetrics metrics;
     private final Runnable slotFreed;
     private final Batcher<DeadLetterRecord> parks;
@@ -34,7 +34,7 @@ final class Parking {
      * @param later     runs a task after the current event-loop turn
      * @param slotFreed called once per job whose park is answered (or failed)
      */
-    Parking(QueueSpec spec, DeadLetters deadLetters, QueueMetrics metrics, Consumer<Runnable> later,
+    Parking(QueueSpec spec, DeadLetterWriter deadLetters, QueueMetrics metrics, Consumer<Runnable> later,
             Runnable slotFreed) {
         this.spec = spec;
         this.deadLetters = deadLetters;

@@ -11,7 +11,7 @@ import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 import dev.redrive.config.QueueSpec;
-import dev.redrive.deadletter.DeadLetters;
+import dev.redrive.deadletter.DeadLetterWriter;
 import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
 import dev.redrive.redis.StreamAccess;
@@ -59,7 +59,7 @@ public final class QueueWorker {
     private volatile Gate gate = Gate.OPEN;
     private volatile Runnable slotsFreed = () -> { };
 
-    public QueueWorker(QueueSpec spec, String consumer, StreamAccess redis, DeadLetters deadLetters,
+    public QueueWorker(QueueSpec spec, String consumer, StreamAccess redis, DeadLetterWriter deadLetters,
             Function<Job, Uni<Void>> handler, QueueMetrics metrics, Vertx vertx, Clock clock) {
         this.spec = spec;
         this.consumer = consumer;

@@ -10,7 +10,7 @@ import org.jboss.logging.Logger;
 
 import dev.redrive.config.WatchSpec;
 import dev.redrive.deadletter.DeadLetterRecord;
-import dev.redrive.deadletter.DeadLetters;
+import dev.redrive.deadletter.DeadLetterWriter;
 import dev.redrive.deadletter.Fingerprint;
 import dev.redrive.job.EntryIds;
 import dev.redrive.job.Job;
@@ -34,11 +34,11 @@ final class ReceiveLimitWatch {
 
     private final WatchSpec spec;
     private final StreamInfo streams;
-    private final DeadLetters deadLetters;
+    private final DeadLetterWriter deadLetters;
     private final Periodic periodic;
     private final PelSweep sweep;
 
-    ReceiveLimitWatch(WatchSpec spec, StreamAccess redis, StreamInfo streams, DeadLetters deadLetters, Vertx vertx) {
+    ReceiveLimitWatch(WatchSpec spec, StreamAccess redis, StreamInfo streams, DeadLetterWriter deadLetters, Vertx vertx) {
         this.spec = spec;
         this.streams = streams;
         this.deadLetters = deadLetters;

@@ -21,7 +21,7 @@ import dev.redrive.config.ProcessIdentity;
 import dev.redrive.config.QueueRegistry;
 import dev.redrive.config.QueueSpec;
 import dev.redrive.config.RedriveConfig;
-import dev.redrive.deadletter.DeadLetters;
+import dev.redrive.deadletter.DeadLetterWriter;
 import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
 import dev.redrive.observe.QueueStates;
@@ -64,7 +64,7 @@ public class Workers implements QueueStates {
     StreamInfo streams;
 
     @Inject
-    DeadLetters deadLetters;
+    DeadLetterWriter deadLetters;
 
     @Inject
     MeterRegistry registry;

@@ -19,9 +19,14 @@ import dev.redrive.redis.ScriptReply;
 import dev.redrive.retry.Failure;
 import io.smallrye.mutiny.Uni;
 
-/** Parks jobs: the dead-letter move, and the log line that tells an operator what to do next. */
+/**
+ * The write side of dead letters: parks jobs (dead-letter.lua: the record in, the job acked, in one
+ * step), and the log line that tells an operator what to do next. {@link DeadLetterReader} is the
+ * read side; {@link Replays} sends one back or discards it, and the redrive package moves them back
+ * in bulk.
+ */
 @ApplicationScoped
-public class DeadLetters {
+public class DeadLetterWriter {
 
     @Inject
     DeadLetterScripts scripts;
@@ -38,7 +43,7 @@ public class DeadLetters {
     @Inject
     RedriveConfig config;
 
-    private static final Logger LOG = Logger.getLogger(DeadLetters.class);
+    private static final Logger LOG = Logger.getLogger(DeadLetterWriter.class);
     /** Why a call failed as a whole: Redis refused it (out of memory, say) or did not answer. */
     private static final String REDIS_ERROR = "redis-error";
     /** Why a job stays pending instead of being parked: dead-letter.lua's refusal, or {@link #REDIS_ERROR}. */

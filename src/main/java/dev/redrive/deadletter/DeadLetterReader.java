@@ -17,13 +17,14 @@ import dev.redrive.redis.StreamInfo;
 import io.smallrye.mutiny.Uni;
 
 /**
- * Reads dead-letter streams, their counters and their audit trails. Every read is bounded: the
+ * The read side of dead letters ({@link DeadLetterWriter} is the write side): reads dead-letter
+ * streams, their counters and their audit trails. Every read is bounded: the
  * summary uses counters and the two ends of the stream, listings examine at most
  * {@code redrive.replay.scan-limit} entries per request and hand back a cursor, and what views
  * receive of an entry is cut in Redis to {@code redrive.reads} limits (a raw value comes in slices).
  */
 @ApplicationScoped
-public class DeadLetterStore {
+public class DeadLetterReader {
 
     @Inject
     EntryReads reads;
