@@ -1,3 +1,4 @@
+#!lua
 -- redrive-claim.lua: take or renew the lease on a bulk redrive, so one process runs it.
 --
 -- The runner renews its lease before every batch; a process that starts finds tasks whose

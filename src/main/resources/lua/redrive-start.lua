@@ -1,3 +1,4 @@
+#!lua
 -- redrive-start.lua: create a bulk redrive, unless another one of the same dead-letter stream runs.
 --
 -- Two redrives walking one stream at once would each count entries the other moves, so their

@@ -48,8 +48,13 @@ public record ScriptReply(Code code, Response reply) {
         STARTED,
         /** redrive-start.lua: another task of the stream, named with its state, is unfinished. */
         RUNNING,
-        /** redrive-start.lua: the running-task pointer moved since it was read; read it again. */
+        /**
+         * redrive-start.lua: the running-task pointer moved since it was read; redrive-move.lua: the
+         * task left the state the caller saw (its state now is given). Nothing was written: read it again.
+         */
         CHANGED,
+        /** redrive-move.lua: the task moved to the state asked for. */
+        MOVED,
         /** read-value.lua: the value's full length and a slice of it. */
         VALUE,
         /** read-value.lua: the entry has no such field. */

@@ -1,6 +1,5 @@
 package dev.redrive.redis;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -13,8 +12,8 @@ import io.smallrye.mutiny.Uni;
 /**
  * The plain commands on a bulk redrive's keys ({@link RedisKeys#redriveTask} and its neighbours):
  * the task hash, the stream's running-task pointer, its task index and a task's canary list. The
- * atomic transitions are scripts (redrive-start.lua, redrive-claim.lua, redrive-count.lua,
- * redrive-step.lua); what the fields mean is the redrive package's.
+ * atomic transitions are scripts (redrive-start.lua, redrive-claim.lua, redrive-move.lua,
+ * redrive-count.lua, redrive-step.lua); what the fields mean is the redrive package's.
  */
 @ApplicationScoped
 public class TaskHashes {
@@ -30,14 +29,6 @@ public class TaskHashes {
     public Uni<Void> write(String deadLetters, String taskId, Map<String, String> fields) {
         return redis.hash(String.class, String.class, String.class)
                 .hset(RedisKeys.redriveTask(deadLetters, taskId), fields).replaceWithVoid();
-    }
-
-    /** Lets the task hash and its canary list expire after {@code ttl}: a finished task is kept that long. */
-    public Uni<Void> expire(String deadLetters, String taskId, Duration ttl) {
-        var keys = redis.key(String.class);
-        return keys.expire(RedisKeys.redriveTask(deadLetters, taskId), ttl.toSeconds())
-                .chain(() -> keys.expire(RedisKeys.redriveCanary(deadLetters, taskId), ttl.toSeconds()))
-                .replaceWithVoid();
     }
 
     /** The id the stream's running-task pointer names, or null. */

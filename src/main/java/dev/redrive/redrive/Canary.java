@@ -69,10 +69,11 @@ class Canary {
         long failed = now.failed();
         double rate = moved == 0 ? 0 : (double) failed / moved;
         if (rate > now.maxRefailRate()) {
-            store.finish(task, RedriveState.ABORTED, String.format("canary: %d of %d jobs came back (%.0f%% > %.0f%%); "
-                    + "the rest stay parked", failed, moved, rate * 100, now.maxRefailRate() * 100));
-            LOG.warnf("redrive %s of %s aborted after its canary: %d of %d jobs came back", task.id(), task.dlq(), failed,
-                    moved);
+            if (store.finish(task, RedriveState.ABORTED, String.format("canary: %d of %d jobs came back (%.0f%% > %.0f%%); "
+                    + "the rest stay parked", failed, moved, rate * 100, now.maxRefailRate() * 100))) {
+                LOG.warnf("redrive %s of %s aborted after its canary: %d of %d jobs came back", task.id(), task.dlq(),
+                        failed, moved);
+            } // else cancelled meanwhile: it stays cancelled
             return false;
         }
         return true;

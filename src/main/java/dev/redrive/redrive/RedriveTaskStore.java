@@ -102,17 +102,39 @@ class RedriveTaskStore {
                 + id + " of " + dlq + " (finished ones are kept for " + config.replay().redriveRetention() + ")"));
     }
 
-    /** The runner's move from one working state to the next (the table is {@link RedriveState#next}). */
-    void advance(RedriveTask task, RedriveState to) {
-        requireMove(task.state(), to);
-        wait.on(hashes.write(task.dlq(), task.id(), RedriveTask.moved(to)));
+    /**
+     * The runner's move from one working state to the next (the table is {@link RedriveState#next});
+     * false, with nothing written, when the task has left the state the runner saw (cancelled).
+     */
+    boolean advance(RedriveTask task, RedriveState to) {
+        return move(task, to, RedriveTask.moved(to), "");
     }
 
-    /** Ends the task, gives up its lease, and lets its hash and canary list expire after the retention. */
-    void finish(RedriveTask task, RedriveState end, String detail) {
-        requireMove(task.state(), end);
-        wait.on(hashes.write(task.dlq(), task.id(), RedriveTask.finish(end, detail, now())));
-        wait.on(hashes.expire(task.dlq(), task.id(), config.replay().redriveRetention()));
+    /**
+     * Ends the task, gives up its lease, and lets its hash and canary list expire after the
+     * retention; false, with nothing written, when the task has left the state {@code task} was
+     * read in (another process cancelled or finished it first).
+     */
+    boolean finish(RedriveTask task, RedriveState end, String detail) {
+        return move(task, end, RedriveTask.finish(end, detail, now()),
+                Long.toString(config.replay().redriveRetention().toMillis()));
+    }
+
+    /**
+     * One move of the task's state machine, compared and set in Redis (redrive-move.lua): a cancel
+     * and a runner's move can race, and neither may undo the other.
+     */
+    private boolean move(RedriveTask task, RedriveState to, Map<String, String> fields, String keepMillis) {
+        requireMove(task.state(), to);
+        List<String> args = new ArrayList<>(List.of(task.state().wire, to.wire, keepMillis));
+        fields.forEach((name, value) -> {
+            args.add(name);
+            args.add(value);
+        });
+        ScriptReply moved = wait.on(scripts.call(LuaScripts.Script.REDRIVE_MOVE,
+                List.of(RedisKeys.redriveTask(task.dlq(), task.id()), RedisKeys.redriveCanary(task.dlq(), task.id())),
+                args));
+        return moved.code() == ScriptReply.Code.MOVED;
     }
 
     /**

@@ -22,6 +22,9 @@ public class RedriveTasks {
 
     private static final Logger LOG = Logger.getLogger(RedriveTasks.class);
 
+    /** More than the moves a runner can make (counting, canary, running, an end): a cancel never loses them all. */
+    private static final int CANCEL_ATTEMPTS = 5;
+
     @Inject
     RedriveTaskStore store;
 
@@ -56,16 +59,24 @@ public class RedriveTasks {
         return RedriveStatus.of(store.get(dlq, id));
     }
 
-    /** Stops a task wherever it runs: its runner's next lease renewal fails. */
+    /**
+     * Stops a task wherever it runs: its runner's next lease renewal fails. The cancel is a move of
+     * the task's state machine like the runner's own: when the runner moved the task between the
+     * read and the cancel, the task is read again (a runner moves it a few times at most).
+     */
     public RedriveStatus cancel(String dlq, String id, String actor) {
         deadLetters.requireKnown(dlq);
-        RedriveTask task = store.get(dlq, id);
-        if (task.state().finished()) {
-            throw new DeadLetterException(DeadLetterException.Reason.TASK_FINISHED,
-                    "redrive " + id + " is already " + task.state().wire);
+        for (int attempt = 0; attempt < CANCEL_ATTEMPTS; attempt++) {
+            RedriveTask task = store.get(dlq, id);
+            if (task.state().finished()) {
+                throw new DeadLetterException(DeadLetterException.Reason.TASK_FINISHED,
+                        "redrive " + id + " is already " + task.state().wire);
+            }
+            if (store.finish(task, RedriveState.CANCELLED, "cancelled by " + actor)) {
+                store.audit(dlq, id, "redrive-cancel", actor, "");
+                return status(dlq, id);
+            }
         }
-        store.finish(task, RedriveState.CANCELLED, "cancelled by " + actor);
-        store.audit(dlq, id, "redrive-cancel", actor, "");
-        return status(dlq, id);
+        throw new IllegalStateException("could not cancel redrive " + id + " of " + dlq + ": its state kept changing");
     }
 }

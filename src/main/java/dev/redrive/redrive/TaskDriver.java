@@ -57,23 +57,29 @@ class TaskDriver {
                 return;
             }
             task = advance(task, spec.canary() > 0 ? RedriveState.CANARY : RedriveState.RUNNING);
+            if (task == null) {
+                return;
+            }
         }
         if (task.state() == RedriveState.CANARY) {
             if (!steps.move(task, spec, lease, stop) || !canary.passed(task, lease, stop)) {
                 return;
             }
             task = advance(task, RedriveState.RUNNING);
+            if (task == null) {
+                return;
+            }
         }
-        if (task.state() == RedriveState.RUNNING && steps.move(task, spec, lease, stop)) {
-            store.finish(task, RedriveState.COMPLETED, "");
+        if (task.state() == RedriveState.RUNNING && steps.move(task, spec, lease, stop)
+                && store.finish(task, RedriveState.COMPLETED, "")) {
             RedriveTask done = store.get(dlq, id);
             LOG.infof("redrive %s of %s completed: %d moved, %d skipped (origin not writable, or no snapshot)", id, dlq,
                     done.moved(), done.skipped());
         }
     }
 
+    /** The task in its next state, or null when it left the one it was in meanwhile (cancelled): the run ends. */
     private RedriveTask advance(RedriveTask task, RedriveState to) {
-        store.advance(task, to);
-        return task.in(to);
+        return store.advance(task, to) ? task.in(to) : null;
     }
 }
