@@ -1,6 +1,7 @@
 package dev.redrive.config;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -33,6 +34,10 @@ public final class QueueRegistry {
      *        stream's hash slot, or the dead-letter move could never be one script
      */
     public QueueRegistry(RedriveConfig config, Predicate<String> handlerExists, boolean cluster) {
+        // A zero time limit would fail every operator call at once, and a zero gauge interval
+        // would refresh gauges without pause: both are typos, refused before anything runs.
+        requirePositive("redrive.redis-timeout", config.redisTimeout());
+        requirePositive("redrive.gauge-interval", config.gaugeInterval());
         Map<String, QueueSpec> specs = new LinkedHashMap<>();
         config.queues().forEach((name, queue) -> specs.put(name, validate(name, queue, handlerExists)));
         if (cluster) {
@@ -65,6 +70,12 @@ public final class QueueRegistry {
         queues.values().forEach(q -> addOnce(names, q.deadLetters()));
         watches.values().forEach(w -> addOnce(names, w.deadLetters()));
         return names;
+    }
+
+    private static void requirePositive(String property, Duration value) {
+        if (value.isZero() || value.isNegative()) {
+            throw new InvalidConfigException(property, "must be positive (got " + value + ")");
+        }
     }
 
     private static void requireSameSlot(String property, String stream, String deadLetters) {

@@ -74,6 +74,10 @@ class QueueRegistryTest {
                 failure(Map.of("redrive.queues.q.handler", "http")));
         assertEquals("Invalid configuration: redrive.queues.q.http.url must be an absolute http(s) URL (got 'ftp://x')",
                 failure(Map.of("redrive.queues.q.handler", "http", "redrive.queues.q.http.url", "ftp://x")));
+        assertEquals("Invalid configuration: redrive.redis-timeout must be positive (got PT0S)",
+                failure(Map.of("redrive.queues.q.handler", "known", "redrive.redis-timeout", "0s")));
+        assertEquals("Invalid configuration: redrive.gauge-interval must be positive (got PT-1S)",
+                failure(Map.of("redrive.queues.q.handler", "known", "redrive.gauge-interval", "-1s")));
     }
 
     @Test
