@@ -66,13 +66,19 @@ public class RedriveRunner {
      */
     private final Map<String, Stop> local = new ConcurrentHashMap<>();
 
+    /** The periodic look for abandoned tasks; cancelled at shutdown, so none starts on a stopping executor. */
+    private volatile long lookTimer = -1;
+
     void onStart(@Observes @Priority(20) StartupEvent event) {
         executor.execute(this::resumeAbandoned);
-        vertx.setPeriodic(Math.max(1000, config.replay().redriveLease().toMillis()),
+        lookTimer = vertx.setPeriodic(Math.max(1000, config.replay().redriveLease().toMillis()),
                 t -> executor.execute(this::resumeAbandoned));
     }
 
     void onStop(@Observes ShutdownEvent event) {
+        if (lookTimer >= 0) {
+            vertx.cancelTimer(lookTimer);
+        }
         releaseAll();
     }
 

@@ -10,9 +10,13 @@ public final class RunnerLifecycle {
     private RunnerLifecycle() {
     }
 
-    /** What shutdown does: the runs stop and give up their leases; their tasks stay unfinished. */
+    /**
+     * What shutdown does to the runs: they stop and give up their leases; their tasks stay
+     * unfinished. (The runner's periodic look for abandoned tasks, which a real shutdown also
+     * cancels, goes on: the other tests of this boot share the runner.)
+     */
     public static void shutDown(RedriveRunner runner) {
-        runner.onStop(null);
+        runner.releaseAll();
     }
 
     /** What start-up does at once (and a live replica every lease period): take over abandoned tasks. */
