@@ -25,8 +25,9 @@
 -- KEYS[4]  origin's not-before hash     (with KEYS[1])
 -- KEYS[5]  what redrive replayed from KEYS[2]: hash "<origin> <id>" -> "<replays> <task key>"
 -- KEYS[6]  the same fields scored by when they were written (zset)
--- KEYS[7]  optional: the redrive task the (single) job's redrive-task field names; its failed
---          count goes up only when KEYS[5] says that task sent this entry
+-- KEYS[7..] the redrive tasks the jobs' redrive-task fields name (none, one, or a few: jobs of a
+--          call may come from different redrives); a task's failed count goes up for a job only
+--          when KEYS[5] says that task sent it
 -- ARGV[1]  consumer group
 -- ARGV[2]  epoch ms: what KEYS[5] holds from before then is forgotten
 -- ARGV[3..] one block per job:
@@ -42,16 +43,21 @@
 --   { 'not-pending' }               not pending in the group any more (someone acked or parked it)
 --   { 'wrong-type', sentence }      not parked, nothing written for it: it stays pending
 
-local origin, dlq, stats, notBefore, ledger, ledgerAt, task = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5],
-  KEYS[6], KEYS[7]
+local origin, dlq, stats, notBefore, ledger, ledgerAt = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local group, forgetBefore = ARGV[1], ARGV[2]
 
 local results, toPark, taken = {}, {}, {}
 
 local refusal = wrongType({ { origin, 'stream' }, { dlq, 'stream' }, { stats, 'hash' }, { notBefore, 'hash' },
   { ledger, 'hash' }, { ledgerAt, 'zset' } })
--- KEYS[7] comes from a field any producer can write: a key that is not a task is ignored, not refused.
-local taskHash = task ~= nil and redis.call('TYPE', task)['ok'] == 'hash'
+-- KEYS[7..] come from a field any producer can write: a key that is not a task is ignored, not
+-- refused. failedBy[task] counts the jobs each real task sent back that fail again.
+local failedBy = {}
+for k = 7, #KEYS do
+  if redis.call('TYPE', KEYS[k])['ok'] == 'hash' then
+    failedBy[KEYS[k]] = 0
+  end
+end
 
 local originExists = redis.call('EXISTS', origin) == 1
 
@@ -95,7 +101,8 @@ while i <= #ARGV do
       end
     end
     toPark[#toPark + 1] = { id = id, args = args, kind = kind, fingerprint = fingerprint, text = fingerprintText,
-      replayed = replayed ~= nil, byTask = taskHash and byTask == task, at = #results + 1 }
+      replayed = replayed ~= nil, byTask = byTask ~= nil and failedBy[byTask] ~= nil and byTask or nil,
+      at = #results + 1 }
     results[#results + 1] = false
   end
 end
@@ -104,7 +111,7 @@ if #toPark == 0 then
   return results
 end
 
-local unhint, failed = {}, 0
+local unhint = {}
 
 for _, job in ipairs(toPark) do
   redis.call('XACK', origin, group, job.id)
@@ -115,15 +122,17 @@ for _, job in ipairs(toPark) do
     redis.call('ZREM', ledgerAt, origin .. ' ' .. job.id)
   end
   if job.byTask then
-    failed = failed + 1
+    failedBy[job.byTask] = failedBy[job.byTask] + 1
   end
   countDeadLetter(1, job.kind, origin, job.fingerprint, job.text)
 end
 
 inSlices('HDEL', notBefore, unhint)
 flushCounts(stats)
-if failed > 0 then
-  addTo(task, 'failed', failed)
+for task, failed in pairs(failedBy) do
+  if failed > 0 then
+    addTo(task, 'failed', failed)
+  end
 end
 -- What redrive replayed long ago and that never came back is forgotten a page at a time.
 local old = redis.call('ZRANGEBYSCORE', ledgerAt, '-inf', '(' .. forgetBefore, 'LIMIT', 0, 100)

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -84,7 +85,7 @@ public class DeadLetterWriter {
 
     /** Parks a pending entry of any group, with a record built by the caller: its id, or null when not parked. */
     public Uni<String> park(String queue, String deadLetters, DeadLetterRecord record) {
-        return parkAll(queue, deadLetters, List.of(record), null).map(outcomes -> outcomes.get(0).id());
+        return parkAll(queue, deadLetters, List.of(record), Set.of()).map(outcomes -> outcomes.get(0).id());
     }
 
     /**
@@ -96,15 +97,15 @@ public class DeadLetterWriter {
      * here, so callers need not handle it.
      *
      * @param queue       the queue (or watch) the jobs belong to, for the log and the metric
-     * @param redriveTask with a single record: the redrive task the job's field names, or null
+     * @param redriveTasks the redrive tasks the jobs' fields name ({@link #redriveTask}), each once
      */
     public Uni<List<DeadLetterScripts.Parked>> parkAll(String queue, String deadLetters, List<DeadLetterRecord> records,
-            String redriveTask) {
+            Set<String> redriveTasks) {
         DeadLetterRecord first = records.get(0);
         List<DeadLetterScripts.Park> parks = records.stream().map(r -> new DeadLetterScripts.Park(r.originId(),
                 r.failureKind(), r.fingerprint().id(), r.fingerprint().text(), r.pairs())).toList();
         long forgetBefore = clock.millis() - config.replay().redriveRetention().toMillis();
-        return scripts.park(first.originStream(), first.group(), deadLetters, parks, redriveTask, forgetBefore)
+        return scripts.park(first.originStream(), first.group(), deadLetters, parks, redriveTasks, forgetBefore)
                 .onFailure().recoverWithItem(e -> records.stream()
                         .map(r -> new DeadLetterScripts.Parked(null, REDIS_ERROR, String.valueOf(e.getMessage()))).toList())
                 .invoke(outcomes -> {

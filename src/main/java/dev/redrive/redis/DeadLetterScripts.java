@@ -2,6 +2,7 @@ package dev.redrive.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
@@ -51,13 +52,13 @@ public class DeadLetterScripts {
     LuaScripts scripts;
 
     /**
-     * Runs dead-letter.lua for jobs of one stream, one outcome per job. {@code redriveTask} (with
-     * a single job, or null) is the redrive task the job's own field names; the script raises its
-     * failed count only if redrive's ledger says that task sent the job. Replays recorded before
+     * Runs dead-letter.lua for jobs of one stream, one outcome per job. {@code redriveTasks} are
+     * the redrive tasks the jobs' own fields name (each once); the script raises a task's failed
+     * count for a job only if redrive's ledger says that task sent it. Replays recorded before
      * {@code forgetBeforeMillis} are forgotten.
      */
     public Uni<List<Parked>> park(String stream, String group, String deadLetters, List<Park> parks,
-            String redriveTask, long forgetBeforeMillis) {
+            Collection<String> redriveTasks, long forgetBeforeMillis) {
         List<String> args = new ArrayList<>(2 + parks.size() * 40);
         args.add(group);
         args.add(Long.toString(forgetBeforeMillis));
@@ -71,9 +72,7 @@ public class DeadLetterScripts {
         }
         List<String> keys = new ArrayList<>(List.of(stream, deadLetters, RedisKeys.deadLetterStats(deadLetters),
                 RedisKeys.notBefore(stream), RedisKeys.replayed(deadLetters), RedisKeys.replayedAt(deadLetters)));
-        if (redriveTask != null) {
-            keys.add(redriveTask);
-        }
+        keys.addAll(redriveTasks);
         return scripts.run(LuaScripts.Script.DEAD_LETTER, keys, args).map(reply -> {
             List<Parked> outcomes = new ArrayList<>(reply.size());
             for (Response r : reply) {

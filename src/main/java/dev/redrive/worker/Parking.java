@@ -1,7 +1,9 @@
 package dev.redrive.worker;
 
 import java.time.Instant;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 
 import org.jboss.logging.Logger;
@@ -13,6 +15,7 @@ import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
 import dev.redrive.redis.DeadLetterScripts;
 import dev.redrive.retry.Failure;
+import io.smallrye.mutiny.Uni;
 
 /**
  * Parks a queue's failed jobs, together with the others that failed in the same event-loop turn
@@ -28,7 +31,11 @@ final class Parking {
     private final DeadLetterWriter deadLetters;
     private final QueueMetrics metrics;
     private final Runnable slotFreed;
-    private final Batcher<DeadLetterRecord> parks;
+    private final Batcher<ToPark> parks;
+
+    /** A record to park, and the redrive task its job's field names (null for none). */
+    private record ToPark(DeadLetterRecord record, String redriveTask) {
+    }
 
     /**
      * @param later     runs a task after the current event-loop turn
@@ -40,31 +47,31 @@ final class Parking {
         this.deadLetters = deadLetters;
         this.metrics = metrics;
         this.slotFreed = slotFreed;
-        this.parks = new Batcher<>(records -> deadLetters.parkAll(spec.name(), spec.deadLetters(), records, null)
-                .invoke(outcomes -> countParked(records, outcomes)),
-                (records, e) -> LOG.errorf(e, "could not park %d jobs of %s; nothing was written, they stay pending "
-                        + "and are parked on their next delivery", records.size(), spec.stream()), later);
+        this.parks = new Batcher<>(this::parkAll,
+                (batch, e) -> LOG.errorf(e, "could not park %d jobs of %s; nothing was written, they stay pending "
+                        + "and are parked on their next delivery", batch.size(), spec.stream()), later);
     }
 
     /**
-     * Parks with the other jobs that failed in the same turn; a job naming a redrive task goes alone,
-     * so the script can count it against that task if redrive's ledger confirms the task sent it.
+     * Parks with the other jobs that failed in the same turn, jobs that a redrive sent back among
+     * them: the call names each redrive task once, and the script counts a job against its task
+     * only if redrive's ledger confirms the task sent it.
      */
     void park(Job job, String owner, String failureKind, Failure failure, Instant attemptedAt) {
         DeadLetterRecord record = deadLetters.record(spec, job, owner, failureKind, failure, attemptedAt);
-        String redriveTask = deadLetters.redriveTask(job, spec.stream());
-        if (redriveTask == null) {
-            parks.add(record, slotFreed);
-            return;
-        }
-        deadLetters.parkAll(spec.name(), spec.deadLetters(), List.of(record), redriveTask).subscribe().with(outcomes -> {
-            countParked(List.of(record), outcomes);
-            slotFreed.run();
-        }, error -> {
-            LOG.errorf(error, "could not park job %s; nothing was written, it stays pending and is parked on its "
-                    + "next delivery", job.jobId());
-            slotFreed.run();
+        parks.add(new ToPark(record, deadLetters.redriveTask(job, spec.stream())), slotFreed);
+    }
+
+    private Uni<?> parkAll(List<ToPark> batch) {
+        List<DeadLetterRecord> records = batch.stream().map(ToPark::record).toList();
+        Set<String> tasks = new LinkedHashSet<>();
+        batch.forEach(p -> {
+            if (p.redriveTask() != null) {
+                tasks.add(p.redriveTask());
+            }
         });
+        return deadLetters.parkAll(spec.name(), spec.deadLetters(), records, tasks)
+                .invoke(outcomes -> countParked(records, outcomes));
     }
 
     private void countParked(List<DeadLetterRecord> records, List<DeadLetterScripts.Parked> outcomes) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import jakarta.inject.Inject;
@@ -22,6 +23,7 @@ import io.quarkus.redis.datasource.stream.StreamMessage;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import io.vertx.mutiny.redis.client.Response;
 
 /**
  * The fields redrive writes into a replayed entry for itself are believed only when redrive wrote
@@ -70,6 +72,41 @@ class ReservedFieldsTest {
             assertEquals("0", redis.hash(String.class).hget(task, "failed"), "the task's failed count is untouched");
         } finally {
             redis.key().del(task);
+        }
+    }
+
+    /**
+     * Jobs that two redrives sent back fail in one turn and are parked in one call: each task's
+     * failed count goes up by exactly its own jobs, and a job whose field names a task that did
+     * not send it (the ledger says nothing of it) counts against none.
+     */
+    @Test
+    void jobsOfSeveralRedrivesParkedTogetherCountAgainstTheirOwnTaskOnly() {
+        String taskA = RedisKeys.redriveTask(DLQ, "task-a");
+        String taskB = RedisKeys.redriveTask(DLQ, "task-b");
+        for (String task : List.of(taskA, taskB)) {
+            redis.hash(String.class).hset(task, Map.of("state", "running", "failed", "0"));
+        }
+        try {
+            // The jobs and their ledger fields appear in one step, as a redrive step writes them,
+            // so the worker reads them together and they fail in the same turn.
+            String lua = "local ids = {}\n"
+                    + "for i = 2, #ARGV, 2 do\n"
+                    + "  local id = redis.call('XADD', KEYS[1], '*', 'kind', 'terminal', 'redrive-task', ARGV[i])\n"
+                    + "  if ARGV[i + 1] ~= '' then redis.call('HSET', KEYS[2], KEYS[1] .. ' ' .. id, '1 ' .. ARGV[i + 1]) end\n"
+                    + "  ids[#ids + 1] = id\n"
+                    + "end\n"
+                    + "return ids";
+            Response ids = redis.execute("EVAL", lua, "2", STREAM, RedisKeys.replayed(DLQ), "-",
+                    DLQ + "/task-a", taskA, DLQ + "/task-a", taskA, DLQ + "/task-b", taskB, DLQ + "/task-a", "");
+            assertEquals(4, ids.size());
+            for (Response id : ids) {
+                parked(id.toString());
+            }
+            assertEquals("2", redis.hash(String.class).hget(taskA, "failed"), "task-a sent two of them back");
+            assertEquals("1", redis.hash(String.class).hget(taskB, "failed"), "task-b sent one");
+        } finally {
+            redis.key().del(taskA, taskB);
         }
     }
 
