@@ -1,3 +1,4 @@
+#!lua
 -- forget-consumers.lua: remove consumers that are gone and own nothing.
 --
 -- A consumer name is a pod's hostname plus a pid, so every restart leaves one behind. Checking

@@ -31,7 +31,7 @@ class LuaScriptsTest {
     private static final Pattern CODE = Pattern.compile("\\{ '([a-z][a-z-]*)'");
     private static final Pattern COMMAND = Pattern.compile("(?:redis\\.call|inSlices)\\('([A-Z]+)'");
     private static final Set<String> WRITES = Set.of("XADD", "XDEL", "XACK", "XCLAIM", "XGROUP", "XTRIM", "HSET",
-            "HSETNX", "HDEL", "HINCRBY", "ZADD", "ZREM", "SET", "DEL", "RPUSH", "LPUSH", "EXPIRE");
+            "HSETNX", "HDEL", "HINCRBY", "ZADD", "ZREM", "SET", "DEL", "RPUSH", "LPUSH", "EXPIRE", "PEXPIRE");
 
     private final LuaScripts scripts = new LuaScripts();
 
@@ -93,6 +93,16 @@ class LuaScriptsTest {
         boolean flagged = body.startsWith("#!lua flags=no-writes\n");
         assertEquals(writes.isEmpty(), flagged, script.file() + " writes " + writes);
         assertFalse(body.lines().anyMatch(l -> l.startsWith("-- uses ")), script.file() + ": every library is in place");
+    }
+
+    /**
+     * Every script opens with a {@code #!lua} line: Redis then refuses a call up front when it is
+     * out of memory, rather than at a write half way through (it never rolls a script back).
+     */
+    @ParameterizedTest
+    @EnumSource(LuaScripts.Script.class)
+    void everyScriptIsRefusedWholeUnderOom(LuaScripts.Script script) {
+        assertTrue(read(script.file()).startsWith("#!lua"), script.file() + " opens with #!lua");
     }
 
     /** The comment lines the script file opens with. */
