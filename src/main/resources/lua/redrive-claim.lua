@@ -7,18 +7,25 @@
 -- (counting, canary, running) are redrive/RedriveState's that can still move.
 --
 -- KEYS[1]  the redrive task hash
+-- KEYS[2]  the stream's task index (redrive-start.lua adds every task to it)
 -- ARGV[1]  this process (owner name)
 -- ARGV[2]  now, epoch ms
 -- ARGV[3]  lease length, ms
+-- ARGV[4]  the task id (its member in KEYS[2])
+--
+-- A task that is finished, or gone (its hash expired after the retention), leaves the index
+-- here: the index is what every replica walks each lease period to find abandoned tasks, so it
+-- holds the unfinished ones and a few just finished, not every task the stream ever had.
 --
 -- Returns: 1 when this process holds the lease now
 --          0 when the task is finished, cancelled or held by another live process
 
-local task = KEYS[1]
+local task, index = KEYS[1], KEYS[2]
 local owner, now, lease = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 
 local state = redis.call('HGET', task, 'state')
 if state ~= 'counting' and state ~= 'canary' and state ~= 'running' then
+  redis.call('ZREM', index, ARGV[4])
   return 0
 end
 local holder = redis.call('HGET', task, 'owner')

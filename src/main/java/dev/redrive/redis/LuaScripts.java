@@ -52,7 +52,7 @@ public class LuaScripts {
         REDRIVE_COUNT("redrive-count.lua", 2, FIXED_KEYS, OK, STOPPED),
         REDRIVE_STEP("redrive-step.lua", 7, MORE_KEYS, OK, STOPPED),
         DISCARD("discard.lua", 3, FIXED_KEYS, DISCARDED, GONE, WRONG_TYPE),
-        REDRIVE_CLAIM("redrive-claim.lua", 1, FIXED_KEYS),
+        REDRIVE_CLAIM("redrive-claim.lua", 2, FIXED_KEYS),
         REDRIVE_START("redrive-start.lua", 4, FIXED_KEYS, STARTED, RUNNING, CHANGED),
         REDRIVE_MOVE("redrive-move.lua", 2, FIXED_KEYS, MOVED, CHANGED),
         READ_ENTRIES("read-entries.lua", 1, FIXED_KEYS),

@@ -59,7 +59,10 @@ public final class RedisKeys {
         return slotPrefix(deadLetters) + ":redrive-running";
     }
 
-    /** Ids of the redrives of a dead-letter stream, scored by creation time. */
+    /**
+     * Ids of a dead-letter stream's unfinished redrives, scored by creation time: redrive-start.lua
+     * adds each, redrive-claim.lua drops one it finds finished or expired.
+     */
     public static String redriveTasks(String deadLetters) {
         return slotPrefix(deadLetters) + ":redrives";
     }

@@ -3,7 +3,8 @@ package dev.redrive.redrive;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -52,10 +53,18 @@ class Canary {
      * task stopped: aborted here, or cancelled, taken over or stopped meanwhile.
      */
     boolean passed(RedriveTask task, Lease lease, Stop stop) throws InterruptedException {
-        List<String> jobs = store.canaryJobs(task);
+        // A settled job stays settled (acked: done or parked again), so each is looked at until it
+        // settles and not after: a canary of thousands costs its unsettled jobs per poll, not all.
+        Deque<String> waiting = new ArrayDeque<>(store.canaryJobs(task));
         Duration timeout = config.replay().canaryTimeout();
         Instant deadline = clock.instant().plus(timeout);
-        while (!jobs.stream().allMatch(this::settled)) {
+        while (true) {
+            while (!waiting.isEmpty() && settled(waiting.peek())) {
+                waiting.poll();
+            }
+            if (waiting.isEmpty()) {
+                break;
+            }
             if (clock.instant().isAfter(deadline)) {
                 store.finish(task, RedriveState.ABORTED, "the canary's jobs did not finish within " + timeout);
                 return false;

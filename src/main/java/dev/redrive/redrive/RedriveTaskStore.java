@@ -142,9 +142,10 @@ class RedriveTaskStore {
      * finished or another live runner holds it.
      */
     boolean claim(String dlq, String id, String runner) {
-        return wait.on(scripts.run(LuaScripts.Script.REDRIVE_CLAIM, List.of(RedisKeys.redriveTask(dlq, id)),
-                List.of(runner, Long.toString(clock.millis()), Long.toString(config.replay().redriveLease().toMillis()))))
-                .toInteger() == 1;
+        return wait.on(scripts.run(LuaScripts.Script.REDRIVE_CLAIM,
+                List.of(RedisKeys.redriveTask(dlq, id), RedisKeys.redriveTasks(dlq)),
+                List.of(runner, Long.toString(clock.millis()), Long.toString(config.replay().redriveLease().toMillis()),
+                        id))).toInteger() == 1;
     }
 
     /** Gives the lease up; the task stays as it is, for the next runner to claim at once. */
@@ -152,7 +153,7 @@ class RedriveTaskStore {
         wait.on(hashes.write(dlq, id, RedriveTask.released()));
     }
 
-    /** Every task of the stream still kept, finished or not, oldest first. */
+    /** The stream's unfinished tasks, oldest first, and any that finished since the last claim (which drops them). */
     List<String> ids(String dlq) {
         return wait.on(hashes.ids(dlq));
     }

@@ -62,7 +62,10 @@ class RedriveTaskMovesTest {
         RedriveTask now = store.get(DLQ, seenByRunner.id());
         assertEquals(RedriveState.CANCELLED, now.state());
         assertEquals("cancelled by tester", now.detail());
+        assertTrue(store.ids(DLQ).contains(seenByRunner.id()), "in the index until a claim finds it finished");
         assertFalse(store.claim(DLQ, seenByRunner.id(), "a-runner"), "a cancelled task can't be claimed to run on");
+        assertFalse(store.ids(DLQ).contains(seenByRunner.id()),
+                "the index every replica walks for abandoned tasks keeps only unfinished ones");
         long ttl = redis.key().pttl(RedisKeys.redriveTask(DLQ, seenByRunner.id()));
         assertTrue(ttl > 0 && ttl <= config.replay().redriveRetention().toMillis(),
                 "a finished task is kept for the retention, then forgotten: " + ttl);
