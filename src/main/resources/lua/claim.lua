@@ -16,13 +16,14 @@
 -- ARGV[2]  worker consumer (who runs the attempt)
 -- ARGV[3]  now, epoch ms
 -- ARGV[4]  least idle time in ms the entry must still have (0 for due retries)
--- ARGV[5..] pairs of: entry id, consumer the caller saw owning it
+-- ARGV[5..] triples of: entry id, consumer the caller saw owning it, delivery count the caller saw
 --
 -- Returns an array, one item per entry taken:
 --   { id, delivery count after the claim, { field, value, ... } }  claimed, to run
 --   { id, delivery count so far, owner }  the entry was trimmed from the stream: it stays
 --                                          pending for the caller to park as missing
--- Entries owned by someone else by now, renewed, or not yet past their Retry-After are skipped.
+-- Entries owned by someone else by now, delivered again since (another count), renewed, or not yet
+-- past their Retry-After are skipped.
 -- Everything that can fail (the stream's and the hash's types, the group) fails in the reads
 -- before the first claim; claims and unhints go in slices, so no page is too long for Lua's stack.
 
@@ -35,10 +36,10 @@ local hinted = redis.call('HLEN', notBefore) > 0
 -- (the call itself is most of XCLAIM's cost, and a page of due retries mostly shares a count).
 local byCount, counts = {}, {}
 
-for i = 5, #ARGV, 2 do
-  local id, owner = ARGV[i], ARGV[i + 1]
+for i = 5, #ARGV, 3 do
+  local id, owner, seenCount = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2])
   local pending = redis.call('XPENDING', stream, group, 'IDLE', minIdle, id, id, 1, owner)
-  if #pending == 1 then
+  if #pending == 1 and pending[1][4] == seenCount then
     local hint = hinted and redis.call('HGET', notBefore, id)
     if (not hint) or tonumber(hint) <= now then
       local entry = redis.call('XRANGE', stream, id, id)

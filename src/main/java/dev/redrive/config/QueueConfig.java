@@ -69,7 +69,13 @@ public interface QueueConfig {
     @WithDefault("5m")
     Duration visibilityTimeout();
 
-    /** How often the retry scheduler looks for jobs whose backoff has passed. Defaults to 100ms. */
-    @WithDefault("100ms")
+    /**
+     * How often the safety net looks for jobs whose backoff has passed and whose process died
+     * before their retry (a live process claims its own retries on time, without polling). It
+     * reads the retry consumer's entries only while the queue's pending summary, refreshed every
+     * {@code redrive.gauge-interval}, shows more waiting than this process times itself.
+     * Defaults to 1s.
+     */
+    @WithDefault("1s")
     Duration retryPoll();
 }

@@ -63,8 +63,9 @@ public class StreamAccess {
                 .recoverWithNull();
     }
 
-    public Uni<List<Entry>> readNew(String stream, String group, String consumer, int count, Duration block) {
-        return streams().xreadgroup(group, consumer, stream, ">", new XReadGroupArgs().count(count).block(block))
+    /** New entries, without blocking: none when the stream has none ({@link BlockingReader} waits for them). */
+    public Uni<List<Entry>> readNew(String stream, String group, String consumer, int count) {
+        return streams().xreadgroup(group, consumer, stream, ">", new XReadGroupArgs().count(count))
                 .map(messages -> {
                     List<Entry> entries = new ArrayList<>(messages.size());
                     for (StreamMessage<String, String, byte[]> m : messages) {
@@ -104,12 +105,12 @@ public class StreamAccess {
     }
 
     /**
-     * Claims entries for a worker if each is still owned by whom the caller saw, idle at least
-     * {@code minIdle}; see claim.lua. Trimmed entries go to {@code missing}, still pending.
+     * Claims entries for a worker if each is still owned by whom the caller saw, with the delivery
+     * count the caller saw, idle at least {@code minIdle}; see claim.lua. Trimmed entries go to {@code missing}, still pending.
      */
     public Uni<List<Entry>> claim(String stream, String group, String worker, long nowMillis, Duration minIdle,
             List<Seen> seen, List<Seen> missing) {
-        List<String> args = new ArrayList<>(4 + 2 * seen.size());
+        List<String> args = new ArrayList<>(4 + 3 * seen.size());
         args.add(group);
         args.add(worker);
         args.add(Long.toString(nowMillis));
@@ -117,6 +118,7 @@ public class StreamAccess {
         for (Seen s : seen) {
             args.add(s.id());
             args.add(s.owner());
+            args.add(Integer.toString(s.deliveryCount()));
         }
         return scripts.run(LuaScripts.Script.CLAIM, List.of(stream, RedisKeys.notBefore(stream)), args)
                 .map(reply -> {

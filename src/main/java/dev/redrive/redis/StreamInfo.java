@@ -1,6 +1,9 @@
 package dev.redrive.redis;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -27,6 +30,23 @@ public class StreamInfo {
 
     private static final GroupInfo UNKNOWN = new GroupInfo(0, -1, 0);
 
+    /** A queue whose figures are wanted: its stream, group and dead-letter stream. */
+    public record QueueKeys(String stream, String group, String deadLetters) {
+    }
+
+    /**
+     * A queue's figures: dead letters, group figures, and its pending summary (the oldest pending
+     * id or null, the entries pending under each consumer that has any).
+     */
+    public record Figures(long depth, GroupInfo group, String oldestPending, Map<String, Long> pendingByConsumer) {
+    }
+
+    @Inject
+    LuaScripts scripts;
+
+    @Inject
+    RedisTopology topology;
+
     @Inject
     ReactiveRedisDataSource redis;
 
@@ -35,6 +55,49 @@ public class StreamInfo {
     @jakarta.annotation.PostConstruct
     void init() {
         streams = redis.stream(String.class, String.class, byte[].class);
+    }
+
+    /**
+     * The figures of many queues in one figures.lua call per hash slot (one in all on a single
+     * Redis), in the order asked.
+     */
+    public Uni<List<Figures>> figures(List<QueueKeys> queues) {
+        Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
+        for (int i = 0; i < queues.size(); i++) {
+            bySlot.computeIfAbsent(topology.cluster() ? HashSlot.of(queues.get(i).stream()) : 0, s -> new ArrayList<>())
+                    .add(i);
+        }
+        List<Uni<Void>> calls = new ArrayList<>();
+        Figures[] out = new Figures[queues.size()];
+        for (List<Integer> slot : bySlot.values()) {
+            List<String> keys = new ArrayList<>(2 * slot.size());
+            List<String> groups = new ArrayList<>(slot.size());
+            for (int i : slot) {
+                keys.add(queues.get(i).stream());
+                keys.add(queues.get(i).deadLetters());
+                groups.add(queues.get(i).group());
+            }
+            calls.add(scripts.run(LuaScripts.Script.FIGURES, keys, groups).invoke(reply -> {
+                for (int j = 0; j < slot.size(); j++) {
+                    out[slot.get(j)] = figures(reply.get(j));
+                }
+            }).replaceWithVoid());
+        }
+        if (calls.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return Uni.join().all(calls).andFailFast().map(done -> Arrays.asList(out));
+    }
+
+    private static Figures figures(Response r) {
+        Map<String, Long> owners = new LinkedHashMap<>();
+        Response flat = r.get(5);
+        for (int i = 0; i + 1 < flat.size(); i += 2) {
+            owners.put(flat.get(i).toString(), flat.get(i + 1).toLong());
+        }
+        String oldest = r.get(4).toString();
+        return new Figures(r.get(0).toLong(), new GroupInfo(r.get(3).toLong(), r.get(1).toLong(), r.get(2).toLong()),
+                oldest.isEmpty() ? null : oldest, owners);
     }
 
     /** An entry's fields, or an empty map when it is gone (trimmed or deleted). */

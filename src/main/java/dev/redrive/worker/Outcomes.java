@@ -34,14 +34,19 @@ final class Outcomes {
     private final Runnable slotFreed;
     private final Batcher<String> acks;
     private final Batcher<String> doneReplays;
-    private final Batcher<String> retries;
+    private final Batcher<Handoff> retries;
+
+    /** A failed job on its way to the retry consumer, and how long it is to wait there. */
+    private record Handoff(String id, int attempt, long waitMillis) {
+    }
 
     /**
      * @param later     runs a task after the current event-loop turn
      * @param slotFreed called once per job whose outcome is written (or failed to be)
+     * @param handedOver called with the jobs the retry consumer holds now, before their slots are freed
      */
     Outcomes(QueueSpec spec, String consumer, StreamAccess redis, DeadLetterWriter deadLetters, QueueMetrics metrics,
-            Clock clock, Consumer<Runnable> later, Runnable slotFreed) {
+            Clock clock, Consumer<Runnable> later, Runnable slotFreed, Consumer<List<DueRetries.Waiting>> handedOver) {
         this.spec = spec;
         this.redis = redis;
         this.metrics = metrics;
@@ -54,7 +59,14 @@ final class Outcomes {
         this.doneReplays = new Batcher<>(ids -> deadLetters.forgetReplays(spec.deadLetters(), spec.stream(), ids),
                 (ids, e) -> LOG.debugf("could not forget %d done replays of %s (%s); later parks prune them",
                         ids.size(), spec.stream(), e.getMessage()), later);
-        this.retries = new Batcher<>(ids -> redis.transfer(spec.stream(), spec.group(), Consumers.RETRY, ids, -1),
+        // The wait starts when the hand-over is answered (Redis restarts the entry's idle time then):
+        // each job is due its backoff after that, never before.
+        this.retries = new Batcher<>(handoffs -> redis.transfer(spec.stream(), spec.group(), Consumers.RETRY,
+                handoffs.stream().map(Handoff::id).toList(), -1).invoke(() -> {
+                    long now = clock.millis();
+                    handedOver.accept(handoffs.stream()
+                            .map(h -> new DueRetries.Waiting(h.id(), h.attempt(), now + h.waitMillis())).toList());
+                }),
                 (ids, e) -> LOG.errorf(e, "could not hand %d failed jobs of %s to the retry consumer; they stay "
                         + "pending under %s until stall recovery", ids.size(), spec.stream(), consumer), later);
     }
@@ -71,13 +83,15 @@ final class Outcomes {
     void retryLater(Job job, Failure failure) {
         LOG.debugf("attempt %d of %d of job %s failed (%s: %s); it runs again after its backoff", job.attempt(),
                 job.maxAttempts(), job.jobId(), failure.errorType(), failure.reason());
+        long backoff = spec.backoff().delayBefore(job.attempt() + 1, job.id().hashCode()).toMillis();
         var hint = failure.retryAfterHint();
         if (hint.isEmpty()) {
-            retries.add(job.id(), slotFreed);
+            retries.add(new Handoff(job.id(), job.attempt(), backoff), slotFreed);
             return;
         }
+        var handoff = new Handoff(job.id(), job.attempt(), Math.max(backoff, hint.get().toMillis()));
         redis.rememberNotBefore(spec.stream(), job.id(), clock.millis() + hint.get().toMillis())
-                .subscribe().with(ok -> retries.add(job.id(), slotFreed), error -> retries.add(job.id(), slotFreed));
+                .subscribe().with(ok -> retries.add(handoff, slotFreed), error -> retries.add(handoff, slotFreed));
     }
 
     /** The handler never ran: the delivery that brought the job here is taken back. */

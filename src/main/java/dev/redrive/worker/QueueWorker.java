@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import org.jboss.logging.Logger;
@@ -14,6 +15,7 @@ import dev.redrive.config.QueueSpec;
 import dev.redrive.deadletter.DeadLetterWriter;
 import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
+import dev.redrive.redis.BlockingReader;
 import dev.redrive.redis.StreamAccess;
 import dev.redrive.retry.Decision;
 import dev.redrive.retry.Failure;
@@ -25,7 +27,8 @@ import io.vertx.mutiny.core.Vertx;
  * Works one queue in this process. Who moves a job along each edge of its life (README, "How a
  * job moves"):
  * <ul>
- * <li>new → running: {@link #pump} reads with XREADGROUP (delivery count 1);</li>
+ * <li>new → running: {@link #pump} reads with XREADGROUP (delivery count 1): at once on the shared
+ * pool while the stream has entries, else by waiting in the group's {@link BlockingReader};</li>
  * <li>running → done / waiting for retry / parked: {@link #run}, by {@link RetryPolicy#decide};
  * {@link Outcomes} and {@link Parking} write the move;</li>
  * <li>waiting for retry → running: {@link RetryScheduler}; stalled → running: {@link StallReclaimer};
@@ -47,6 +50,7 @@ public final class QueueWorker {
     private final QueueSpec spec;
     private final String consumer;
     private final StreamAccess redis;
+    private final BlockingReader reader;
     private final Attempts attempts;
     private final QueueMetrics metrics;
     private final Vertx vertx;
@@ -58,17 +62,21 @@ public final class QueueWorker {
     private volatile boolean stopped = true;
     private volatile Gate gate = Gate.OPEN;
     private volatile Runnable slotsFreed = () -> { };
+    private volatile Consumer<List<DueRetries.Waiting>> handedOver = waiting -> { };
 
-    public QueueWorker(QueueSpec spec, String consumer, StreamAccess redis, DeadLetterWriter deadLetters,
-            Function<Job, Uni<Void>> handler, QueueMetrics metrics, Vertx vertx, Clock clock) {
+    public QueueWorker(QueueSpec spec, String consumer, StreamAccess redis, BlockingReader reader,
+            DeadLetterWriter deadLetters, Function<Job, Uni<Void>> handler, QueueMetrics metrics, Vertx vertx,
+            Clock clock) {
         this.spec = spec;
         this.consumer = consumer;
         this.redis = redis;
+        this.reader = reader;
         this.attempts = new Attempts(handler, metrics);
         this.metrics = metrics;
         this.vertx = vertx;
         this.clock = clock;
-        this.outcomes = new Outcomes(spec, consumer, redis, deadLetters, metrics, clock, this::later, this::slotFreed);
+        this.outcomes = new Outcomes(spec, consumer, redis, deadLetters, metrics, clock, this::later, this::slotFreed,
+                waiting -> handedOver.accept(waiting));
         this.parking = new Parking(spec, deadLetters, metrics, this::later, this::slotFreed);
     }
 
@@ -88,6 +96,7 @@ public final class QueueWorker {
     /** Stops reading and claiming; running jobs finish on their own. */
     public void stop() {
         stopped = true;
+        reader.leave(spec.stream());
     }
 
     /** True once nothing of this worker is running, waiting to run, or being read. */
@@ -99,6 +108,7 @@ public final class QueueWorker {
     public void pause() {
         gate = Gate.PAUSED;
         metrics.paused(true);
+        reader.leave(spec.stream());
     }
 
     /** Lets one job through at a time: the circuit breaker decides with it whether the provider is back. */
@@ -143,6 +153,11 @@ public final class QueueWorker {
         this.slotsFreed = listener;
     }
 
+    /** Called with the jobs handed to the retry consumer, once Redis confirmed it: the retry scheduler times them. */
+    void onHandedOver(Consumer<List<DueRetries.Waiting>> listener) {
+        this.handedOver = listener;
+    }
+
     /** Runs claimed entries (retries due, stalled jobs) as soon as slots allow. */
     void offer(List<StreamAccess.Entry> entries) {
         slots.offer(entries.stream().map(this::job).toList());
@@ -159,15 +174,27 @@ public final class QueueWorker {
         }
     }
 
+    /**
+     * Reads without blocking while the stream has entries; once it has none, waits in the shared
+     * reader, which holds no connection of the pool (a blocked read per queue would hold one each).
+     */
     private void read(int count) {
-        redis.readNew(spec.stream(), spec.group(), consumer, count, spec.block()).subscribe().with(entries -> {
-            slots.read(entries.stream().map(this::job).toList());
-            pump();
+        redis.readNew(spec.stream(), spec.group(), consumer, count).subscribe().with(entries -> {
+            if (entries.isEmpty() && !stopped && gate != Gate.PAUSED) {
+                reader.join(spec.stream(), count, spec.block(), this::readAnswered);
+            } else {
+                readAnswered(entries);
+            }
         }, error -> {
             slots.read(List.of());
             LOG.warnf("reading %s failed (%s); trying again in %s", spec.stream(), error.getMessage(), REDIS_ERROR_PAUSE);
             vertx.setTimer(REDIS_ERROR_PAUSE.toMillis(), t -> pump());
         });
+    }
+
+    private void readAnswered(List<StreamAccess.Entry> entries) {
+        slots.read(entries.stream().map(this::job).toList());
+        pump();
     }
 
     private Job job(StreamAccess.Entry e) {

@@ -2,6 +2,8 @@ package dev.redrive.worker;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.jboss.logging.Logger;
 
@@ -12,43 +14,100 @@ import io.vertx.mutiny.core.Vertx;
 /**
  * Moves failed jobs from "waiting for retry" back to running once their backoff has passed.
  * Waiting entries sit under {@link Consumers#RETRY}; their attempt count is their delivery count
- * and their wait started when they were handed over, so the due time needs no extra state.
+ * and their wait started when they were handed over, so the due time needs no extra state in Redis.
+ * <p>
+ * Two ways find a due retry. This process knows the due time of every job it handed over itself
+ * ({@link #handedOver}): a timer claims each when it is due, however many wait, without polling.
+ * The poll every {@code retry-poll} is the slow safety net for jobs whose process died before
+ * their retry: it reads pages of the retry consumer's entries only while the group's pending
+ * summary ({@link #observe}) says some wait that no timer here stands for.
  */
 final class RetryScheduler {
 
     private static final Logger LOG = Logger.getLogger(RetryScheduler.class);
 
     private final QueueWorker worker;
+    private final StreamAccess redis;
     private final Clock clock;
     private final QueueSpec spec;
     private final Periodic periodic;
     private final PelSweep sweep;
+    private final DueRetries due;
     /** The last look found more due retries than free slots: fill slots as soon as they free up. */
     private volatile boolean dueWaiting;
+    /** What the last pending summary said waits under the retry consumer, beyond what {@link #due} times. */
+    private volatile boolean untimedWaiting = true;
 
     RetryScheduler(QueueWorker worker, StreamAccess redis, Vertx vertx, Clock clock) {
         this.worker = worker;
+        this.redis = redis;
         this.clock = clock;
         this.spec = worker.spec();
         this.periodic = new Periodic(vertx);
         this.sweep = new PelSweep(redis, spec.stream(), spec.group(), Math.max(100, spec.concurrency() * 4),
                 new OutageLog(LOG, "looking for due retries of " + spec.stream()));
+        this.due = new DueRetries(vertx, clock, this::claimDue);
     }
 
     void start() {
+        worker.onHandedOver(this::handedOver);
         periodic.every(spec.retryPoll(), this::poll);
         worker.onSlotsFreed(() -> {
             if (dueWaiting) {
                 poll();
+            }
+            if (due.overdue()) {
+                claimDue();
             }
         });
     }
 
     void stop() {
         periodic.cancel();
+        due.stop();
+    }
+
+    /** Jobs this process just handed to the retry consumer, each with its attempt count and due time. */
+    void handedOver(List<DueRetries.Waiting> waiting) {
+        due.add(waiting);
+    }
+
+    /** The group's pending entries under the retry consumer, as a summary counted them. */
+    void observe(long waitingForRetry) {
+        untimedWaiting = waitingForRetry > due.size();
+    }
+
+    /** Claims the retries whose timers are due, as many as there are free slots. */
+    private void claimDue() {
+        int free = worker.freeSlots();
+        if (free <= 0) {
+            return;
+        }
+        List<DueRetries.Waiting> taken = due.takeDue(free);
+        if (taken.isEmpty()) {
+            return;
+        }
+        List<StreamAccess.Seen> seen = new ArrayList<>(taken.size());
+        taken.forEach(w -> seen.add(new StreamAccess.Seen(w.id(), Consumers.RETRY, w.attempt(), Duration.ZERO)));
+        List<StreamAccess.Seen> missing = new ArrayList<>();
+        redis.claim(spec.stream(), spec.group(), worker.consumer(), clock.millis(), Duration.ZERO, seen, missing)
+                .subscribe().with(claimed -> {
+                    missing.forEach(worker::parkMissing);
+                    worker.offer(claimed);
+                }, error -> LOG.debugf("claiming %d due retries of %s failed (%s); the safety-net poll finds them",
+                        taken.size(), spec.stream(), error.getMessage()));
+        // An entry the claim skipped was taken by another replica or has moved on since; whoever
+        // hands it to the retry consumer next times it again.
     }
 
     void poll() {
+        if (due.overdue()) {
+            // Due while the queue was paused or full, and no slot has come free since.
+            claimDue();
+        }
+        if (!untimedWaiting && !dueWaiting) {
+            return;
+        }
         int free = worker.freeSlots();
         if (free <= 0) {
             return;
@@ -56,10 +115,10 @@ final class RetryScheduler {
         // Enough to fill the free slots when only some waiting entries are due, no more: a page
         // is read and decoded whole, and most of a large one would only be skipped.
         int ask = Math.min(sweep.pageSize(), Math.max(100, free * 4));
-        PelSweep.Look due = new PelSweep.Look(Consumers.RETRY, spec.backoff().shortest(), ask, free, this::isDue);
+        PelSweep.Look look = new PelSweep.Look(Consumers.RETRY, spec.backoff().shortest(), ask, free, this::isDue);
         // A page full of due entries means more wait: look again as slots free up, not at the next
         // tick (the slots just filled are busy until their jobs settle).
-        sweep.claimFor(worker, clock, due, Duration.ZERO,
+        sweep.claimFor(worker, clock, look, Duration.ZERO,
                 (claimed, missing) -> dueWaiting = !claimed.isEmpty() && claimed.size() >= free);
     }
 

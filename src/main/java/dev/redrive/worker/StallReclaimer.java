@@ -3,6 +3,7 @@ package dev.redrive.worker;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import org.jboss.logging.Logger;
 
@@ -32,6 +33,8 @@ final class StallReclaimer {
     private final QueueSpec spec;
     private final Periodic periodic;
     private final PelSweep sweep;
+    /** Whether the last pending summary showed entries that may have stalled; until one came, maybe. */
+    private volatile boolean maybeStalled = true;
 
     StallReclaimer(QueueWorker worker, StreamAccess redis, Vertx vertx, Clock clock) {
         this.worker = worker;
@@ -67,7 +70,26 @@ final class StallReclaimer {
                         e.getMessage()));
     }
 
+    /**
+     * Learns from the group's pending summary whether anything may have stalled: entries of another
+     * consumer than the retry consumer and this process, or more of this process's own than it runs.
+     */
+    void observe(Map<String, Long> pendingByConsumer) {
+        boolean maybe = false;
+        for (var owner : pendingByConsumer.entrySet()) {
+            String name = owner.getKey();
+            if (name.equals(worker.consumer()) ? owner.getValue() > worker.runningIds().size()
+                    : !name.equals(Consumers.RETRY) && owner.getValue() > 0) {
+                maybe = true;
+            }
+        }
+        maybeStalled = maybe;
+    }
+
     void reclaim() {
+        if (!maybeStalled) {
+            return;
+        }
         int free = worker.freeSlots();
         if (free <= 0) {
             return;

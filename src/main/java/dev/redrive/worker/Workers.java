@@ -25,6 +25,7 @@ import dev.redrive.deadletter.DeadLetterWriter;
 import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
 import dev.redrive.observe.QueueStates;
+import dev.redrive.redis.BlockingReads;
 import dev.redrive.redis.StreamAccess;
 import dev.redrive.redis.StreamInfo;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -64,6 +65,9 @@ public class Workers implements QueueStates {
     StreamInfo streams;
 
     @Inject
+    BlockingReads reads;
+
+    @Inject
     DeadLetterWriter deadLetters;
 
     @Inject
@@ -79,6 +83,7 @@ public class Workers implements QueueStates {
     private final Map<String, QueueWorker> workers = new ConcurrentHashMap<>();
     private final Map<String, QueueMetrics> metrics = new ConcurrentHashMap<>();
     private final Map<String, List<Runnable>> helpers = new ConcurrentHashMap<>();
+    private FigureRound figures;
     private long gaugeTimer = -1;
     private volatile boolean shuttingDown;
     /** Set when the shutdown timeout passes: what still runs then is left pending, its outcome dropped. */
@@ -92,6 +97,7 @@ public class Workers implements QueueStates {
             throw e;
         }
         consumer = identity.consumer();
+        figures = new FigureRound(List.copyOf(queues.queues().values()), streams, metrics, clock);
         for (QueueSpec spec : queues.queues().values()) {
             metrics.put(spec.name(), new QueueMetrics(registry, spec.name(), spec.stream(), spec.deadLetters()));
             deadLetters.expectParks(spec.name());
@@ -105,7 +111,7 @@ public class Workers implements QueueStates {
             LOG.infof("watching %s/%s: entries delivered more than %d times are parked in %s", watch.stream(),
                     watch.group(), watch.maxReceiveCount(), watch.deadLetters());
         }
-        gaugeTimer = vertx.setPeriodic(config.gaugeInterval().toMillis(), t -> refreshGauges());
+        gaugeTimer = vertx.setPeriodic(config.gaugeInterval().toMillis(), t -> figures.refresh());
         LOG.infof("redrive consumer %s works %d queue(s): %s", consumer, queues.queues().size(), queues.queues().keySet());
     }
 
@@ -117,12 +123,17 @@ public class Workers implements QueueStates {
             QueueMetrics m = metrics.get(spec.name());
             QueueWorker[] self = new QueueWorker[1];
             var handler = abandonable(handlers.forQueue(spec, state -> onCircuit(self[0], state)));
-            QueueWorker worker = new QueueWorker(spec, consumer, redis, deadLetters, handler, m, vertx, clock);
+            var reader = reads.reader(spec.stream(), spec.group(), consumer, config.redisTimeout());
+            QueueWorker worker = new QueueWorker(spec, consumer, redis, reader, deadLetters, handler, m, vertx, clock);
             self[0] = worker;
             workers.put(spec.name(), worker);
             RetryScheduler retries = new RetryScheduler(worker, redis, vertx, clock);
             StallReclaimer stalls = new StallReclaimer(worker, redis, vertx, clock);
             helpers.put(spec.name(), List.of(retries::stop, stalls::stop));
+            figures.observe(spec.name(), f -> {
+                retries.observe(f.pendingByConsumer().getOrDefault(Consumers.RETRY, 0L));
+                stalls.observe(f.pendingByConsumer());
+            });
             worker.start();
             retries.start();
             stalls.start();
@@ -170,21 +181,6 @@ public class Workers implements QueueStates {
             }
             case HALF_OPEN -> {
             }
-        }
-    }
-
-    private void refreshGauges() {
-        for (QueueSpec spec : queues.queues().values()) {
-            QueueMetrics m = metrics.get(spec.name());
-            streams.length(spec.deadLetters()).subscribe().with(m::depth, e -> { });
-            streams.groupInfo(spec.stream(), spec.group()).subscribe().with(info -> {
-                m.pending(info.pending());
-                m.lag(Math.max(0, info.lag()));
-                m.consumers(info.consumers());
-            }, e -> { });
-            streams.oldestPending(spec.stream(), spec.group()).subscribe().with(
-                    id -> m.oldestPendingAge(id == null ? 0 : clock.millis() - dev.redrive.job.EntryIds.timestamp(id).toEpochMilli()),
-                    e -> { });
         }
     }
 

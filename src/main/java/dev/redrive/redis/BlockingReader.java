@@ -1,0 +1,262 @@
+package dev.redrive.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+import org.jboss.logging.Logger;
+
+import dev.redrive.job.PackedFields;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.RedisConnection;
+import io.vertx.mutiny.redis.client.Request;
+import io.vertx.mutiny.redis.client.Response;
+
+/**
+ * Waits for new entries on many streams of one consumer group at once: one {@code XREADGROUP
+ * ... BLOCK ... STREAMS s1 s2 ...} on a connection of its own, never one of the shared pool, so
+ * a thousand quiet queues hold one connection and acks, claims and scripts never wait behind a
+ * blocked read. A queue joins only once a plain (non-blocking) read found its stream empty and
+ * leaves as soon as the read brings it entries: busy queues read on the pool, quiet ones wait here.
+ * <p>
+ * A read already blocked does not see a stream that joins after it was sent, so the join wakes it
+ * with {@code CLIENT UNBLOCK} (from another connection: this one is blocked) and the next read
+ * names every waiting stream. Streams of one read must share a hash slot on Redis Cluster:
+ * {@link BlockingReads} gives each (group, slot) its own reader, and a reader follows a
+ * {@code MOVED} answer to the node that serves its slot.
+ * <p>
+ * Every member waits for exactly one answer: its entries, or an empty list when it left (or the
+ * reader closed). While Redis can't be reached the reader keeps its members and tries again.
+ */
+public final class BlockingReader {
+
+    private static final Logger LOG = Logger.getLogger(BlockingReader.class);
+    private static final Duration RETRY_PAUSE = Duration.ofSeconds(1);
+
+    private record Member(int count, Duration block, Consumer<List<StreamAccess.Entry>> answer) {
+    }
+
+    private final BlockingReads connections;
+    private final String group;
+    private final String consumer;
+    private final Duration timeLimit;
+    private final Map<String, Member> members = new LinkedHashMap<>();
+    private final Map<String, Member> leaving = new HashMap<>();
+    private Set<String> inRead = Set.of();
+    private RedisConnection connection;
+    private long clientId = -1;
+    /** The node this reader talks to: null for the configured address, else where MOVED sent it. */
+    private String node;
+    private boolean reading;
+    private boolean woken;
+    private boolean closed;
+    private boolean failing;
+
+    BlockingReader(BlockingReads connections, String group, String consumer, Duration timeLimit) {
+        this.connections = connections;
+        this.group = group;
+        this.consumer = consumer;
+        this.timeLimit = timeLimit;
+    }
+
+    /**
+     * Waits for up to {@code count} new entries of {@code stream}; {@code answer} gets them (or an
+     * empty list once the stream leaves). One wait per stream at a time.
+     */
+    public void join(String stream, int count, Duration block, Consumer<List<StreamAccess.Entry>> answer) {
+        boolean wake;
+        synchronized (this) {
+            if (closed) {
+                wake = false;
+            } else {
+                members.put(stream, new Member(count, block, answer));
+                wake = reading && !inRead.contains(stream) && !woken;
+                woken |= wake;
+            }
+        }
+        if (closed) {
+            answer.accept(List.of());
+            return;
+        }
+        if (wake) {
+            wake();
+        }
+        loop();
+    }
+
+    /** Ends the stream's wait: at once when no read names it, else once the woken read returns. */
+    public void leave(String stream) {
+        Member gone;
+        boolean wake = false;
+        synchronized (this) {
+            gone = members.remove(stream);
+            if (gone != null && reading && inRead.contains(stream)) {
+                leaving.put(stream, gone);
+                gone = null;
+                wake = !woken;
+                woken = true;
+            }
+        }
+        if (gone != null) {
+            gone.answer().accept(List.of());
+        }
+        if (wake) {
+            wake();
+        }
+    }
+
+    /** Answers every member with nothing and closes the connection. */
+    void close() {
+        List<Member> all;
+        synchronized (this) {
+            closed = true;
+            all = new ArrayList<>(members.values());
+            all.addAll(leaving.values());
+            members.clear();
+            leaving.clear();
+            dropConnection();
+        }
+        all.forEach(m -> m.answer().accept(List.of()));
+    }
+
+    private void wake() {
+        long id;
+        String at;
+        synchronized (this) {
+            id = clientId;
+            at = node;
+        }
+        if (id >= 0) {
+            connections.unblock(at, id, timeLimit);
+        }
+    }
+
+    private void loop() {
+        List<String> streams;
+        int count = Integer.MAX_VALUE;
+        long block = 0;
+        synchronized (this) {
+            if (closed || reading || members.isEmpty()) {
+                return;
+            }
+            reading = true;
+            woken = false;
+            streams = List.copyOf(members.keySet());
+            inRead = Set.copyOf(streams);
+            for (Member m : members.values()) {
+                count = Math.min(count, m.count());
+                block = Math.max(block, m.block().toMillis());
+            }
+        }
+        Request read = Request.cmd(Command.XREADGROUP).arg("GROUP").arg(group).arg(consumer).arg("COUNT").arg(count)
+                .arg("BLOCK").arg(Math.max(1, block)).arg("STREAMS");
+        streams.forEach(read::arg);
+        streams.forEach(s -> read.arg(">"));
+        Duration limit = Duration.ofMillis(block).plus(timeLimit);
+        connection().flatMap(c -> c.send(read)).ifNoItem().after(limit).fail()
+                .subscribe().with(this::answered, this::failed);
+    }
+
+    private Uni<RedisConnection> connection() {
+        synchronized (this) {
+            if (connection != null) {
+                return Uni.createFrom().item(connection);
+            }
+        }
+        String at;
+        synchronized (this) {
+            at = node;
+        }
+        return connections.connect(at, timeLimit).flatMap(c -> c.send(Request.cmd(Command.CLIENT).arg("ID"))
+                .ifNoItem().after(timeLimit).fail()
+                .map(id -> {
+                    synchronized (this) {
+                        connection = c;
+                        clientId = id.toLong();
+                    }
+                    c.exceptionHandler(e -> dropped(c)).endHandler(() -> dropped(c));
+                    return c;
+                }));
+    }
+
+    private synchronized void dropped(RedisConnection c) {
+        if (connection == c) {
+            connection = null;
+            clientId = -1;
+        }
+    }
+
+    private void answered(Response reply) {
+        Map<String, List<StreamAccess.Entry>> read = entries(reply);
+        List<Map.Entry<Member, List<StreamAccess.Entry>>> answers = new ArrayList<>();
+        synchronized (this) {
+            reading = false;
+            failing = false;
+            read.forEach((stream, entries) -> {
+                Member m = leaving.containsKey(stream) ? leaving.remove(stream) : members.remove(stream);
+                if (m != null) {
+                    answers.add(Map.entry(m, entries));
+                }
+            });
+            leaving.values().forEach(m -> answers.add(Map.entry(m, List.of())));
+            leaving.clear();
+        }
+        answers.forEach(a -> a.getKey().answer().accept(a.getValue()));
+        loop();
+    }
+
+    private void failed(Throwable error) {
+        String message = String.valueOf(error.getMessage());
+        boolean moved = message.startsWith("MOVED ");
+        List<Member> left;
+        boolean log;
+        synchronized (this) {
+            reading = false;
+            dropConnection();
+            if (moved) {
+                node = message.substring(message.lastIndexOf(' ') + 1);
+            }
+            left = new ArrayList<>(leaving.values());
+            leaving.clear();
+            log = !moved && !failing && !closed;
+            failing |= !moved;
+        }
+        left.forEach(m -> m.answer().accept(List.of()));
+        if (log) {
+            LOG.warnf("waiting for new entries of group %s failed (%s); trying again every %s, quietly until it works",
+                    group, message, RETRY_PAUSE);
+        }
+        connections.later(moved ? Duration.ZERO : RETRY_PAUSE, this::loop);
+    }
+
+    private void dropConnection() {
+        if (connection != null) {
+            connection.close().subscribe().with(ok -> { }, e -> { });
+            connection = null;
+            clientId = -1;
+        }
+    }
+
+    /** An XREADGROUP reply (RESP2): per stream, its entries; nothing when the read timed out or was woken. */
+    private static Map<String, List<StreamAccess.Entry>> entries(Response reply) {
+        Map<String, List<StreamAccess.Entry>> byStream = new HashMap<>();
+        if (reply == null) {
+            return byStream;
+        }
+        for (Response stream : reply) {
+            List<StreamAccess.Entry> entries = new ArrayList<>(stream.get(1).size());
+            for (Response entry : stream.get(1)) {
+                entries.add(new StreamAccess.Entry(entry.get(0).toString(), 1,
+                        PackedFields.expand(StreamAccess.fields(entry.get(1)))));
+            }
+            byStream.put(stream.get(0).toString(), entries);
+        }
+        return byStream;
+    }
+}

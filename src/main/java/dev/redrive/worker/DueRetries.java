@@ -1,0 +1,119 @@
+package dev.redrive.worker;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.PriorityQueue;
+
+import io.vertx.mutiny.core.Vertx;
+
+/**
+ * The due times of the retries this process handed over, earliest first, with one timer set for
+ * the earliest: a retry is claimed when it is due, not when a poll next comes round, and waiting
+ * costs nothing. Bounded: beyond {@link #LIMIT} waiting jobs the rest are left to the safety-net
+ * poll, which finds them all the same.
+ */
+final class DueRetries {
+
+    /** A job waiting for its retry: its id, the attempts it has had (its delivery count), when it is due. */
+    record Waiting(String id, int attempt, long dueMillis) {
+    }
+
+    static final int LIMIT = 100_000;
+
+    private final Vertx vertx;
+    private final Clock clock;
+    private final Runnable onDue;
+    private final PriorityQueue<Waiting> byDue = new PriorityQueue<>(Comparator.comparingLong(Waiting::dueMillis));
+    private long timer = -1;
+    private long timerAt = Long.MAX_VALUE;
+    private boolean stopped;
+
+    /** @param onDue runs (on a timer) when the earliest waiting job is due */
+    DueRetries(Vertx vertx, Clock clock, Runnable onDue) {
+        this.vertx = vertx;
+        this.clock = clock;
+        this.onDue = onDue;
+    }
+
+    synchronized void add(List<Waiting> waiting) {
+        for (Waiting w : waiting) {
+            if (byDue.size() < LIMIT) {
+                byDue.add(w);
+            }
+        }
+        arm(true);
+    }
+
+    synchronized int size() {
+        return byDue.size();
+    }
+
+    /** Whether a waiting job is due now (slots freed: it can run). */
+    synchronized boolean overdue() {
+        Waiting first = byDue.peek();
+        return first != null && first.dueMillis() <= clock.millis();
+    }
+
+    /** Up to {@code max} jobs due now, earliest first; the timer is set for the next one. */
+    synchronized List<Waiting> takeDue(int max) {
+        long now = clock.millis();
+        List<Waiting> due = new ArrayList<>();
+        while (due.size() < max && !byDue.isEmpty() && byDue.peek().dueMillis() <= now) {
+            due.add(byDue.poll());
+        }
+        arm(false);
+        return due;
+    }
+
+    synchronized void stop() {
+        stopped = true;
+        cancel();
+        byDue.clear();
+    }
+
+    /**
+     * Sets the timer for the earliest job. One already due is claimed by whoever frees a slot
+     * (jobs left due mean the slots are full); only a job that is due as it is added, when a slot
+     * may be free and nothing else would look, gets a timer at once.
+     */
+    private void arm(boolean adding) {
+        Waiting first = byDue.peek();
+        if (stopped || first == null) {
+            cancel();
+            return;
+        }
+        long now = clock.millis();
+        if (first.dueMillis() <= now && !adding) {
+            return;
+        }
+        long at = Math.max(now + 1, first.dueMillis());
+        if (timer >= 0 && timerAt <= at) {
+            return;
+        }
+        cancel();
+        timerAt = at;
+        timer = vertx.setTimer(at - now, t -> fired());
+    }
+
+    private void fired() {
+        synchronized (this) {
+            timer = -1;
+            timerAt = Long.MAX_VALUE;
+        }
+        onDue.run();
+        synchronized (this) {
+            // Still due but no free slot: freed slots claim them (overdue); otherwise the next one's time.
+            arm(false);
+        }
+    }
+
+    private void cancel() {
+        if (timer >= 0) {
+            vertx.cancelTimer(timer);
+            timer = -1;
+            timerAt = Long.MAX_VALUE;
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package dev.redrive.worker;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+import org.jboss.logging.Logger;
+
+import dev.redrive.config.QueueSpec;
+import dev.redrive.job.EntryIds;
+import dev.redrive.observe.QueueMetrics;
+import dev.redrive.redis.StreamInfo;
+
+/**
+ * Every {@code redrive.gauge-interval}, the figures of every queue in one round (one figures.lua
+ * call per hash slot): the gauges, and each queue's pending summary for its retry scheduler and
+ * stall reclaimer, which look at pages of the PEL only when the summary says there is something
+ * for them. A thousand idle queues cost one call per interval, not thousands.
+ */
+final class FigureRound {
+
+    private static final Logger LOG = Logger.getLogger(FigureRound.class);
+
+    private final List<QueueSpec> specs;
+    private final List<StreamInfo.QueueKeys> keys;
+    private final StreamInfo streams;
+    private final Map<String, QueueMetrics> metrics;
+    private final Clock clock;
+    private final Map<String, Consumer<StreamInfo.Figures>> observers = new ConcurrentHashMap<>();
+    private final OutageLog outage = new OutageLog(LOG, "refreshing the queues' gauges");
+
+    FigureRound(List<QueueSpec> specs, StreamInfo streams, Map<String, QueueMetrics> metrics, Clock clock) {
+        this.specs = specs;
+        this.keys = specs.stream().map(s -> new StreamInfo.QueueKeys(s.stream(), s.group(), s.deadLetters())).toList();
+        this.streams = streams;
+        this.metrics = metrics;
+        this.clock = clock;
+    }
+
+    /** Hands each round's figures of {@code queue} to {@code observer} too. */
+    void observe(String queue, Consumer<StreamInfo.Figures> observer) {
+        observers.put(queue, observer);
+    }
+
+    void refresh() {
+        streams.figures(keys).subscribe().with(all -> {
+            outage.worked();
+            for (int i = 0; i < all.size(); i++) {
+                apply(specs.get(i).name(), all.get(i));
+            }
+        }, outage::failed);
+    }
+
+    private void apply(String queue, StreamInfo.Figures f) {
+        QueueMetrics m = metrics.get(queue);
+        m.depth(f.depth());
+        m.pending(f.group().pending());
+        m.lag(Math.max(0, f.group().lag()));
+        m.consumers(f.group().consumers());
+        m.oldestPendingAge(f.oldestPending() == null ? 0
+                : clock.millis() - EntryIds.timestamp(f.oldestPending()).toEpochMilli());
+        Consumer<StreamInfo.Figures> observer = observers.get(queue);
+        if (observer != null) {
+            observer.accept(f);
+        }
+    }
+}
