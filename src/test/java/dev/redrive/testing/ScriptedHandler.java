@@ -19,7 +19,8 @@ import io.smallrye.mutiny.Uni;
 /**
  * A Java handler whose behaviour each job picks with its {@code kind} field: {@code ok},
  * {@code flaky:N} (fails its first N attempts), {@code poison} (always transient),
- * {@code terminal}, {@code slow:MS} (succeeds after MS milliseconds). It records every attempt
+ * {@code terminal}, {@code slow:MS} (succeeds after MS milliseconds), {@code busy:S} (fails its
+ * first attempt as a busy provider does, asking to wait S seconds, then succeeds). It records every attempt
  * and the most attempts of one job that ever ran at once.
  */
 @ApplicationScoped
@@ -45,6 +46,11 @@ public class ScriptedHandler implements JobHandler {
             int failures = Integer.parseInt(kind.substring(6));
             outcome = job.attempt() <= failures
                     ? Uni.createFrom().failure(new IllegalStateException("flaky failure " + job.attempt()))
+                    : Uni.createFrom().voidItem();
+        } else if (kind.startsWith("busy:")) {
+            outcome = job.attempt() == 1
+                    ? Uni.createFrom().failure(new dev.redrive.job.JobFailedException("busy", "provider busy",
+                            Duration.ofSeconds(Long.parseLong(kind.substring(5)))))
                     : Uni.createFrom().voidItem();
         } else if (kind.equals("poison")) {
             outcome = Uni.createFrom().failure(new IllegalStateException("provider answered 503 for doc 42"));

@@ -18,6 +18,8 @@ public class WorkerProfile implements QuarkusTestProfile {
     public Map<String, String> getConfigOverrides() {
         TestConfig c = TestConfig.empty()
                 .queue("jobs").attempts(3).backoff("200ms").set("jitter", "0.2").set("concurrency", "8").retryPoll("20ms").and()
+                // The safety-net poll as good as off: only the process's own timers can find a due retry.
+                .queue("timed").attempts(2).backoff("100ms").set("jitter", "0").set("concurrency", "4").retryPoll("1h").and()
                 .queue("stalls").attempts(3).backoff("50ms").set("visibility-timeout", "600ms").retryPoll("20ms").and()
                 .set("redrive.consumer-name", CONSUMER);
         watch(c, "legacy", "legacy", "node-workers", 2);

@@ -1,0 +1,92 @@
+package dev.redrive.worker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.redrive.testing.Await;
+import dev.redrive.testing.RedisResource;
+import dev.redrive.testing.ScriptedHandler;
+import dev.redrive.testing.Streams;
+import dev.redrive.testing.WorkerProfile;
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.smallrye.common.annotation.Identifier;
+
+/**
+ * A process claims the retries it handed over when each is due, without polling: queue "timed"
+ * polls once an hour, so only the timers can find a due retry, and many retries waiting (longer)
+ * in front of it in the PEL don't hold it up.
+ */
+@QuarkusTest
+@WithTestResource(RedisResource.class)
+@TestProfile(WorkerProfile.class)
+class RetryTimingTest {
+
+    static final String STREAM = "timed";
+    static final String GROUP = "redrive";
+    static final Duration BOUND = Duration.ofSeconds(20);
+
+    @Inject
+    RedisDataSource redis;
+
+    @Inject
+    @Identifier("scripted")
+    ScriptedHandler handler;
+
+    Streams streams;
+
+    @BeforeEach
+    void setUp() {
+        streams = new Streams(redis);
+        streams.awaitGroup(STREAM, GROUP);
+    }
+
+    @Test
+    void aDueRetryIsClaimedOnTimeHoweverManyWaitAheadOfIt() {
+        List<String> waiting = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            waiting.add(streams.add(STREAM, Map.of("kind", "busy:3600", "n", i)));
+        }
+        Await.until("300 jobs to wait for their retry", BOUND,
+                () -> waiting.stream().allMatch(id -> handler.attemptsOf(STREAM + "/" + id).size() == 1)
+                        && streams.pending(STREAM, GROUP) == 300 && pendingUnder(Consumers.RETRY) == 300);
+        String flaky = streams.add(STREAM, Map.of("kind", "flaky:1"));
+
+        Await.until("the flaky job's second attempt to succeed", BOUND,
+                () -> handler.completions(STREAM + "/" + flaky) == 1);
+        assertEquals(List.of(1, 2), handler.attemptsOf(STREAM + "/" + flaky).stream()
+                .map(ScriptedHandler.Attempt::attempt).toList());
+        Await.until("the flaky job to be acked", BOUND, () -> streams.pending(STREAM, GROUP) == 300);
+        // The busy jobs asked for an hour: none ran again, all still wait with one delivery each.
+        for (String id : waiting) {
+            assertEquals(1, handler.attemptsOf(STREAM + "/" + id).size(), "attempts of " + id);
+        }
+        assertEquals(300, pendingUnder(Consumers.RETRY));
+    }
+
+    @Test
+    void aRetryNeverStartsBeforeItsBackoff() {
+        String flaky = streams.add(STREAM, Map.of("kind", "flaky:1"));
+        Await.until("the flaky job's second attempt to succeed", BOUND,
+                () -> handler.completions(STREAM + "/" + flaky) == 1);
+        List<ScriptedHandler.Attempt> attempts = handler.attemptsOf(STREAM + "/" + flaky);
+        Duration gap = Duration.between(attempts.get(0).startedAt(), attempts.get(1).startedAt());
+        assertTrue(gap.compareTo(Duration.ofMillis(100)) >= 0, "second attempt " + gap + " after the first");
+    }
+
+    private long pendingUnder(String consumer) {
+        return redis.execute("XPENDING", STREAM, GROUP, "-", "+", "1000", consumer).size();
+    }
+}
