@@ -1,5 +1,6 @@
 #!lua
 -- uses lib/fields.lua
+-- uses lib/ranges.lua
 -- claim.lua: give pending entries to a worker, each only if it is still where the caller saw it.
 --
 -- Two callers: the retry scheduler (entries waiting under the retry consumer whose backoff has
@@ -36,25 +37,38 @@ local hinted = redis.call('HLEN', notBefore) > 0
 -- (the call itself is most of XCLAIM's cost, and a page of due retries mostly shares a count).
 local byCount, counts = {}, {}
 
+-- The page's pending entries and their stream entries, read a range at a time (lib/ranges.lua).
+local ids = {}
 for i = 5, #ARGV, 3 do
-  local id, owner, seenCount = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2])
-  local pending = redis.call('XPENDING', stream, group, 'IDLE', minIdle, id, id, 1, owner)
-  if #pending == 1 and pending[1][4] == seenCount then
-    local hint = hinted and redis.call('HGET', notBefore, id)
+  ids[#ids + 1] = ARGV[i]
+end
+local pending = pendingOf(stream, group, minIdle, ids)
+local claimable, seen = {}, {}
+for i = 5, #ARGV, 3 do
+  local p = pending[ARGV[i]]
+  if p and not seen[ARGV[i]] and p[2] == ARGV[i + 1] and p[4] == tonumber(ARGV[i + 2]) then
+    seen[ARGV[i]] = true
+    local hint = hinted and redis.call('HGET', notBefore, ARGV[i])
     if (not hint) or tonumber(hint) <= now then
-      local entry = redis.call('XRANGE', stream, id, id)
-      if #entry == 0 then
-        taken[#taken + 1] = { id, pending[1][4], owner }
-      else
-        local count = pending[1][4] + 1
-        if not byCount[count] then
-          byCount[count] = {}
-          counts[#counts + 1] = count
-        end
-        table.insert(byCount[count], id)
-        taken[#taken + 1] = { id, count, entry[1][2] }
-      end
+      claimable[#claimable + 1] = ARGV[i]
     end
+  end
+end
+local entries = entriesOf(stream, claimable)
+
+for _, id in ipairs(claimable) do
+  local count = pending[id][4]
+  local entry = entries[id]
+  if not entry then
+    taken[#taken + 1] = { id, count, pending[id][2] }
+  else
+    count = count + 1
+    if not byCount[count] then
+      byCount[count] = {}
+      counts[#counts + 1] = count
+    end
+    table.insert(byCount[count], id)
+    taken[#taken + 1] = { id, count, entry[2] }
   end
 end
 

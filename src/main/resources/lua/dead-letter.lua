@@ -1,5 +1,6 @@
 #!lua
 -- uses lib/fields.lua
+-- uses lib/ranges.lua
 -- uses lib/counters.lua
 -- dead-letter.lua: park jobs, each in one atomic step with its record.
 --
@@ -7,8 +8,9 @@
 -- byte what the producer wrote, into the dead-letter stream together with its record, and counts
 -- the dead letter. Nothing else can run in between, so a job is never acked without being parked,
 -- and never parked twice (a second call finds it no longer pending). A call may carry several jobs
--- of one stream (a worker parks what failed in the same turn together): they are unhinted and
--- counted once per key at the end (lib/counters.lua), which is most of what a park costs Redis.
+-- of one stream (a worker parks what failed in the same turn together): their pending and stream
+-- entries are read a range at a time (lib/ranges.lua), and they are acked, unhinted and counted
+-- once per key at the end (lib/counters.lua): per job, the record's XADD is most of what is left.
 --
 -- Redis never rolls a script back, so everything that can fail is checked before the first write:
 -- the types of every key written, and which jobs are still pending. A snapshot of more than
@@ -61,6 +63,27 @@ end
 
 local originExists = redis.call('EXISTS', origin) == 1
 
+-- The jobs' pending entries and stream entries, read a range at a time (lib/ranges.lua); the
+-- replay ledger only when it holds anything (a job redrive replayed is the exception).
+local pendingNow, entries, ledgerUsed = {}, {}, false
+if not refusal and originExists then
+  local ids = {}
+  local k = 3
+  while k <= #ARGV do
+    ids[#ids + 1] = ARGV[k]
+    k = k + 5 + tonumber(ARGV[k + 4])
+  end
+  pendingNow = pendingOf(origin, group, 0, ids)
+  local present = {}
+  for _, id in ipairs(ids) do
+    if pendingNow[id] then
+      present[#present + 1] = id
+    end
+  end
+  entries = entriesOf(origin, present)
+  ledgerUsed = redis.call('HLEN', ledger) > 0
+end
+
 -- Checks: nothing is written until every job of the call is decided.
 local i = 3
 while i <= #ARGV do
@@ -69,7 +92,7 @@ while i <= #ARGV do
   i = first + n
   if refusal then
     results[#results + 1] = { 'wrong-type', refusal }
-  elseif taken[id] or not originExists or #redis.call('XPENDING', origin, group, id, id, 1) == 0 then
+  elseif taken[id] or not pendingNow[id] then
     results[#results + 1] = { 'not-pending' }
   else
     taken[id] = true
@@ -77,17 +100,17 @@ while i <= #ARGV do
     for j = first, first + n - 1 do
       args[#args + 1] = ARGV[j]
     end
-    local replayed = redis.call('HGET', ledger, origin .. ' ' .. id)
+    local replayed = ledgerUsed and redis.call('HGET', ledger, origin .. ' ' .. id) or nil
     local replays, byTask = string.match(replayed or '', '^(%d+) (.*)$')
     args[#args + 1] = 'replays'
     args[#args + 1] = replays or '0'
-    local entry = redis.call('XRANGE', origin, id, id)
-    if #entry == 0 then
+    local entry = entries[id]
+    if not entry then
       -- Trimmed away before it completed: park what we still know rather than drop it.
       args[#args + 1] = 'snapshot'
       args[#args + 1] = 'missing'
     else
-      local fields = entry[1][2]
+      local fields = entry[2]
       if #fields > 2 * PACK_ABOVE then
         args[#args + 1] = 'snapshot'
         args[#args + 1] = 'packed'
@@ -111,12 +134,11 @@ if #toPark == 0 then
   return results
 end
 
-local unhint = {}
+local done = {}
 
 for _, job in ipairs(toPark) do
-  redis.call('XACK', origin, group, job.id)
   results[job.at] = { 'parked', redis.call('XADD', unpack(job.args)) }
-  unhint[#unhint + 1] = job.id
+  done[#done + 1] = job.id
   if job.replayed then
     redis.call('HDEL', ledger, origin .. ' ' .. job.id)
     redis.call('ZREM', ledgerAt, origin .. ' ' .. job.id)
@@ -127,7 +149,17 @@ for _, job in ipairs(toPark) do
   countDeadLetter(1, job.kind, origin, job.fingerprint, job.text)
 end
 
-inSlices('HDEL', notBefore, unhint)
+-- Acked together: each job's record is written above, in this same script.
+for from = 1, #done, 1000 do
+  local ack = { origin, group }
+  for j = from, math.min(from + 999, #done) do
+    ack[#ack + 1] = done[j]
+  end
+  redis.call('XACK', unpack(ack))
+end
+if redis.call('HLEN', notBefore) > 0 then
+  inSlices('HDEL', notBefore, done)
+end
 flushCounts(stats)
 for task, failed in pairs(failedBy) do
   if failed > 0 then

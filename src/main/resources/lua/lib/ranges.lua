@@ -1,0 +1,79 @@
+-- lib/ranges.lua: looks up many entries of a stream (or of its PEL) with range reads, not one
+-- call per id (LuaScripts puts it in place of the line `-- uses lib/ranges.lua`).
+--
+-- The jobs of one batch (a page of due retries, the jobs parked in one call) mostly sit close
+-- together in their stream, so a window of them is one XRANGE or XPENDING of that range. A window
+-- whose range holds many other entries (jobs that succeeded in between) is read no further than
+-- twice its ids; its ids past that are looked up one at a time, as before: the cost stays bounded
+-- by the ids asked for, however sparse they are.
+
+local RANGE_WINDOW = 100
+
+-- Whether stream id a sorts before b: numerically, part by part, as Redis orders ids (exact for
+-- any 64-bit part, which a Lua number is not).
+local function idLess(a, b)
+  local am, as = string.match(a, '^(%d+)-(%d+)$')
+  local bm, bs = string.match(b, '^(%d+)-(%d+)$')
+  if not am or not bm then
+    return a < b
+  end
+  if am ~= bm then
+    return #am < #bm or (#am == #bm and am < bm)
+  end
+  return #as < #bs or (#as == #bs and as < bs)
+end
+
+-- The items of `ids` found by `readRange(from, to, count)` / `readOne(id)` (each returning a list
+-- of items whose [1] is the id), by id; an id with no item is absent, and so is every item of a
+-- range that was not asked for.
+local function inRanges(ids, readRange, readOne)
+  local sorted, wanted = {}, {}
+  for _, id in ipairs(ids) do
+    if not wanted[id] then
+      wanted[id] = true
+      sorted[#sorted + 1] = id
+    end
+  end
+  table.sort(sorted, idLess)
+  local found = {}
+  for from = 1, #sorted, RANGE_WINDOW do
+    local to = math.min(from + RANGE_WINDOW - 1, #sorted)
+    local limit = 2 * (to - from + 1)
+    local page = readRange(sorted[from], sorted[to], limit)
+    for _, item in ipairs(page) do
+      if wanted[item[1]] then
+        found[item[1]] = item
+      end
+    end
+    if #page >= limit then
+      local last = page[#page][1]
+      for k = from, to do
+        if idLess(last, sorted[k]) then
+          local one = readOne(sorted[k])
+          if #one > 0 then
+            found[sorted[k]] = one[1]
+          end
+        end
+      end
+    end
+  end
+  return found
+end
+
+-- Entries of `stream` by id: { id, { field, value, ... } }.
+local function entriesOf(stream, ids)
+  return inRanges(ids, function(from, to, count)
+    return redis.call('XRANGE', stream, from, to, 'COUNT', count)
+  end, function(id)
+    return redis.call('XRANGE', stream, id, id)
+  end)
+end
+
+-- Pending entries of a group by id, idle at least `minIdle` ms: { id, owner, idle ms, deliveries }.
+local function pendingOf(stream, group, minIdle, ids)
+  return inRanges(ids, function(from, to, count)
+    return redis.call('XPENDING', stream, group, 'IDLE', minIdle, from, to, count)
+  end, function(id)
+    return redis.call('XPENDING', stream, group, 'IDLE', minIdle, id, id, 1)
+  end)
+end
