@@ -35,6 +35,7 @@ final class Outcomes {
     private final Batcher<String> acks;
     private final Batcher<String> doneReplays;
     private final Batcher<Handoff> retries;
+    private final ImmediateRetries atOnce;
 
     /** A failed job on its way to the retry consumer, and how long it is to wait there. */
     private record Handoff(String id, int attempt, long waitMillis) {
@@ -44,14 +45,17 @@ final class Outcomes {
      * @param later     runs a task after the current event-loop turn
      * @param slotFreed called once per job whose outcome is written (or failed to be)
      * @param handedOver called with the jobs the retry consumer holds now, before their slots are freed
+     * @param rerun     runs jobs again that are due at once ({@link ImmediateRetries})
      */
     Outcomes(QueueSpec spec, String consumer, StreamAccess redis, DeadLetterWriter deadLetters, QueueMetrics metrics,
-            Clock clock, Consumer<Runnable> later, Runnable slotFreed, Consumer<List<DueRetries.Waiting>> handedOver) {
+            Clock clock, Consumer<Runnable> later, Runnable slotFreed, Consumer<List<DueRetries.Waiting>> handedOver,
+            Consumer<List<StreamAccess.Entry>> rerun) {
         this.spec = spec;
         this.redis = redis;
         this.metrics = metrics;
         this.clock = clock;
         this.slotFreed = slotFreed;
+        this.atOnce = new ImmediateRetries(spec, consumer, redis, later, slotFreed, rerun);
         this.acks = new Batcher<>(ids -> redis.ack(spec.stream(), spec.group(), ids),
                 (ids, e) -> LOG.errorf(e, "could not ack %d jobs of %s; they stay pending and run again after "
                         + "stall recovery", ids.size(), spec.stream()), later);
@@ -85,6 +89,10 @@ final class Outcomes {
                 job.maxAttempts(), job.jobId(), failure.errorType(), failure.reason());
         long backoff = spec.backoff().delayBefore(job.attempt() + 1, job.id().hashCode()).toMillis();
         var hint = failure.retryAfterHint();
+        if (ImmediateRetries.atOnce(backoff, hint.isPresent())) {
+            atOnce.add(job);
+            return;
+        }
         if (hint.isEmpty()) {
             retries.add(new Handoff(job.id(), job.attempt(), backoff), slotFreed);
             return;

@@ -76,7 +76,7 @@ public final class QueueWorker {
         this.vertx = vertx;
         this.clock = clock;
         this.outcomes = new Outcomes(spec, consumer, redis, deadLetters, metrics, clock, this::later, this::slotFreed,
-                waiting -> handedOver.accept(waiting));
+                waiting -> handedOver.accept(waiting), this::offer);
         this.parking = new Parking(spec, deadLetters, metrics, this::later, this::slotFreed);
     }
 

@@ -86,6 +86,22 @@ class RetryTimingTest {
         assertTrue(gap.compareTo(Duration.ofMillis(100)) >= 0, "second attempt " + gap + " after the first");
     }
 
+    @Test
+    void aRetryDueAtOnceRunsAgainWithItsAttemptCountedInRedis() {
+        streams.awaitGroup("atonce", GROUP);
+        String flaky = streams.add("atonce", Map.of("kind", "flaky:2"));
+        String poison = streams.add("atonce", Map.of("kind", "poison"));
+        Await.until("the flaky job done and the poison one parked", BOUND,
+                () -> handler.completions("atonce/" + flaky) == 1 && streams.parkedCount("{atonce}:dlq", poison) == 1);
+        assertEquals(List.of(1, 2, 3), handler.attemptsOf("atonce/" + flaky).stream()
+                .map(ScriptedHandler.Attempt::attempt).toList());
+        assertEquals(List.of(1, 2, 3), handler.attemptsOf("atonce/" + poison).stream()
+                .map(ScriptedHandler.Attempt::attempt).toList());
+        var record = streams.parked("{atonce}:dlq", poison).orElseThrow().payload();
+        assertEquals("3", Streams.text(record.get("attempts")), "the record counts Redis' deliveries");
+        Await.until("nothing pending", BOUND, () -> streams.pending("atonce", GROUP) == 0);
+    }
+
     private long pendingUnder(String consumer) {
         return redis.execute("XPENDING", STREAM, GROUP, "-", "+", "1000", consumer).size();
     }

@@ -1,0 +1,60 @@
+package dev.redrive.worker;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+import org.jboss.logging.Logger;
+
+import dev.redrive.config.QueueSpec;
+import dev.redrive.job.Job;
+import dev.redrive.redis.StreamAccess;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * A retry that is due at once (no backoff and no Retry-After) needs no hand-over: handing it to
+ * the retry consumer only for a timer to claim it back would cost two claims and a script. The
+ * job stays pending under this process, its delivery count goes up by one (XCLAIM to itself with
+ * RETRYCOUNT, batched per event-loop turn), so the attempt is counted in Redis before it runs,
+ * and it runs again with the fields already read. Should this process die first, stall recovery
+ * takes it over like any of its running jobs.
+ */
+final class ImmediateRetries {
+
+    /** Logged under QueueWorker, with the other outcome writes. */
+    private static final Logger LOG = Logger.getLogger(QueueWorker.class);
+
+    private final Batcher<Job> again;
+    private final Runnable slotFreed;
+
+    /**
+     * @param later     runs a task after the current event-loop turn
+     * @param slotFreed called once per job whose count is written (or failed to be)
+     * @param rerun     takes the jobs to run again, as entries with their new delivery count
+     */
+    ImmediateRetries(QueueSpec spec, String consumer, StreamAccess redis, Consumer<Runnable> later, Runnable slotFreed,
+            Consumer<List<StreamAccess.Entry>> rerun) {
+        this.slotFreed = slotFreed;
+        this.again = new Batcher<>(jobs -> {
+            Map<Integer, List<String>> byAttempt = new TreeMap<>();
+            jobs.forEach(j -> byAttempt.computeIfAbsent(j.attempt(), a -> new ArrayList<>()).add(j.id()));
+            List<Uni<Void>> counted = new ArrayList<>();
+            byAttempt.forEach((attempt, ids) -> counted.add(
+                    redis.transfer(spec.stream(), spec.group(), consumer, ids, attempt + 1)));
+            return Uni.join().all(counted).andFailFast().invoke(() -> rerun.accept(jobs.stream()
+                    .map(j -> new StreamAccess.Entry(j.id(), j.attempt() + 1, j.fields())).toList()));
+        }, (jobs, e) -> LOG.errorf(e, "could not count the next attempt of %d failed jobs of %s; they stay pending "
+                + "under %s until stall recovery", jobs.size(), spec.stream(), consumer), later);
+    }
+
+    /** Whether a job that failed this attempt is due again at once. */
+    static boolean atOnce(long waitMillis, boolean hinted) {
+        return waitMillis == 0 && !hinted;
+    }
+
+    void add(Job job) {
+        again.add(job, slotFreed);
+    }
+}
