@@ -14,16 +14,19 @@
 --   { dead letters, lag (-1 when unknown), consumers, pending, oldest pending id or '',
 --     { consumer, entries pending, ... } }
 
+-- pcall, not TYPE then the command: a missing or foreign key costs nothing extra and fails only
+-- its own queue's figures, and three commands per queue stay three.
 local out = {}
 for i = 1, #ARGV do
   local stream, dlq, group = KEYS[2 * i - 1], KEYS[2 * i], ARGV[i]
-  local depth = 0
-  if redis.call('TYPE', dlq).ok == 'stream' then
-    depth = redis.call('XLEN', dlq)
+  local depth = redis.pcall('XLEN', dlq)
+  if type(depth) ~= 'number' then
+    depth = 0
   end
   local lag, consumers, pending, oldest, owners = -1, 0, 0, '', {}
-  if redis.call('TYPE', stream).ok == 'stream' then
-    for _, g in ipairs(redis.call('XINFO', 'GROUPS', stream)) do
+  local groups = redis.pcall('XINFO', 'GROUPS', stream)
+  if type(groups) == 'table' and not groups.err then
+    for _, g in ipairs(groups) do
       local info = {}
       for j = 1, #g, 2 do
         info[g[j]] = g[j + 1]
