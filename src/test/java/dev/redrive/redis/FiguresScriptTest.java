@@ -1,0 +1,105 @@
+package dev.redrive.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import dev.redrive.testing.RedisServer;
+import io.vertx.core.Vertx;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+
+/**
+ * figures.lua, the one call per gauge interval for every queue: exact figures for a busy queue,
+ * and zeros (not an error that would blank every queue's gauges) for a queue whose stream, group
+ * or dead-letter stream is missing or of another type.
+ */
+class FiguresScriptTest {
+
+    static RedisServer server;
+    static Vertx vertx;
+    static Redis redis;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = new RedisServer().start();
+        vertx = Vertx.vertx();
+        redis = Redis.createClient(vertx, server.url());
+    }
+
+    @AfterAll
+    static void stop() throws IOException {
+        redis.close();
+        vertx.close();
+        server.close();
+    }
+
+    @Test
+    void everyQueuesFiguresInOneCallWhateverIsMissing() throws Exception {
+        for (int i = 1; i <= 9; i++) {
+            call("XADD", "busy", i + "-0", "n", "1");
+        }
+        call("XGROUP", "CREATE", "busy", "g", "0");
+        call("XREADGROUP", "GROUP", "g", "worker-1", "COUNT", "3", "STREAMS", "busy", ">");
+        call("XREADGROUP", "GROUP", "g", "redrive-retry", "COUNT", "2", "STREAMS", "busy", ">");
+        for (int i = 0; i < 7; i++) {
+            call("XADD", "{busy}:dlq", "*", "n", "1");
+        }
+        call("XADD", "nogroup", "*", "n", "1");
+        call("SET", "{odd}:dlq", "not a stream");
+        call("SET", "odd", "not a stream");
+
+        Response reply = figures(List.of("busy", "{busy}:dlq", "g", "absent", "{absent}:dlq", "g",
+                "nogroup", "{nogroup}:dlq", "g", "odd", "{odd}:dlq", "g"));
+
+        assertEquals(4, reply.size());
+        assertEquals("[7, 4, 2, 5, 1-0, [redrive-retry, 2, worker-1, 3]]", text(reply.get(0)));
+        for (int q = 1; q < 4; q++) {
+            assertEquals("[0, -1, 0, 0, , []]", text(reply.get(q)), "queue " + q);
+        }
+    }
+
+    private static String text(Response r) {
+        if (r.type() == io.vertx.redis.client.ResponseType.MULTI) {
+            List<String> items = new ArrayList<>();
+            r.forEach(i -> items.add(text(i)));
+            return items.toString();
+        }
+        return r.toString();
+    }
+
+    private static Response figures(List<String> triples) throws Exception {
+        String script;
+        try (InputStream in = LuaScripts.class.getResourceAsStream("/lua/figures.lua")) {
+            script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        List<Object> args = new ArrayList<>(List.of("EVAL", script, Integer.toString(2 * triples.size() / 3)));
+        for (int i = 0; i < triples.size(); i += 3) {
+            args.add(triples.get(i));
+            args.add(triples.get(i + 1));
+        }
+        for (int i = 2; i < triples.size(); i += 3) {
+            args.add(triples.get(i));
+        }
+        return call(args.toArray());
+    }
+
+    private static Response call(Object... args) throws Exception {
+        Request request = Request.cmd(Command.create(args[0].toString()));
+        for (int i = 1; i < args.length; i++) {
+            request.arg(args[i].toString());
+        }
+        return redis.send(request).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+}
