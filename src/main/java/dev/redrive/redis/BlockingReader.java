@@ -195,8 +195,10 @@ public final class BlockingReader {
     private void answered(Response reply) {
         Map<String, List<StreamAccess.Entry>> read = entries(reply);
         List<Map.Entry<Member, List<StreamAccess.Entry>>> answers = new ArrayList<>();
+        boolean back;
         synchronized (this) {
             reading = false;
+            back = failing;
             failing = false;
             read.forEach((stream, entries) -> {
                 Member m = leaving.containsKey(stream) ? leaving.remove(stream) : members.remove(stream);
@@ -206,6 +208,9 @@ public final class BlockingReader {
             });
             leaving.values().forEach(m -> answers.add(Map.entry(m, List.of())));
             leaving.clear();
+        }
+        if (back) {
+            LOG.infof("waiting for new entries of group %s works again", group);
         }
         answers.forEach(a -> a.getKey().answer().accept(a.getValue()));
         loop();
@@ -231,6 +236,8 @@ public final class BlockingReader {
         if (log) {
             LOG.warnf("waiting for new entries of group %s failed (%s); trying again every %s, quietly until it works",
                     group, message, RETRY_PAUSE);
+        } else if (!moved) {
+            LOG.debugf("waiting for new entries of group %s still fails (%s)", group, message);
         }
         connections.later(moved ? Duration.ZERO : RETRY_PAUSE, this::loop);
     }
