@@ -48,7 +48,7 @@ class HttpHandlerTest {
         @Override
         public Map<String, String> getConfigOverrides() {
             return TestConfig.empty()
-                    .queue("calls").handler("http").attempts(3).backoff("50ms").retryPoll("20ms").set("http.timeout", "500ms")
+                    .queue("calls").handler("http").attempts(3).backoff("50ms").retryPoll("20ms").set("http.timeout", "2s")
                             .set("http.circuit-breaker.window", "1000").and()
                     .queue("refused").handler("http").attempts(2).backoff("10ms").retryPoll("20ms").and()
                     .queue("early").handler("http").set("http.timeout", "2s").and()
@@ -158,7 +158,7 @@ class HttpHandlerTest {
 
     @Test
     void aTimeoutIsTransient() {
-        downstream.respond(r -> "1".equals(r.header("Redrive-Attempt")) ? new Answer(200, "", Map.of(), 1500) : Answer.ok());
+        downstream.respond(r -> "1".equals(r.header("Redrive-Attempt")) ? new Answer(200, "", Map.of(), 6000) : Answer.ok());
         String id = streams.add("calls", Map.of("payload", "{}"));
         Await.until("a second attempt after the timeout", BOUND,
                 () -> callsFor(id).stream().anyMatch(c -> "2".equals(c.header("Redrive-Attempt"))));
