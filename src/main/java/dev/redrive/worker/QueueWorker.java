@@ -18,6 +18,8 @@ import dev.redrive.redis.StreamAccess;
 import dev.redrive.retry.Decision;
 import dev.redrive.retry.Failure;
 import dev.redrive.retry.RetryPolicy;
+import dev.redrive.trace.AttemptSpan;
+import dev.redrive.trace.QueueTracer;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 
@@ -53,6 +55,7 @@ public final class QueueWorker {
     private final Clock clock;
     private final Outcomes outcomes;
     private final Parking parking;
+    private final QueueTracer tracer; // null when tracing is off: nothing of it is built per job
 
     private final Slots slots = new Slots();
     private volatile boolean stopped = true;
@@ -60,7 +63,7 @@ public final class QueueWorker {
     private volatile Runnable slotsFreed = () -> { };
 
     public QueueWorker(QueueSpec spec, String consumer, StreamAccess redis, DeadLetterWriter deadLetters,
-            Function<Job, Uni<Void>> handler, QueueMetrics metrics, Vertx vertx, Clock clock) {
+            Function<Job, Uni<Void>> handler, QueueMetrics metrics, Vertx vertx, Clock clock, QueueTracer tracer) {
         this.spec = spec;
         this.consumer = consumer;
         this.redis = redis;
@@ -70,6 +73,7 @@ public final class QueueWorker {
         this.clock = clock;
         this.outcomes = new Outcomes(spec, consumer, redis, deadLetters, metrics, clock, this::later, this::slotFreed);
         this.parking = new Parking(spec, deadLetters, metrics, this::later, this::slotFreed);
+        this.tracer = tracer;
     }
 
     public QueueSpec spec() {
@@ -176,25 +180,36 @@ public final class QueueWorker {
 
     private void run(Job job) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        AttemptSpan span = tracer == null ? null : tracer.start(job);
         if (stopped || gate == Gate.PAUSED) {
-            settle(job, Decision.RELEASE, null, now);
+            settle(job, Decision.RELEASE, null, now, span);
             return;
         }
         if (!RetryPolicy.mayRun(job.attempt(), job.maxAttempts())) {
-            settle(job, Decision.PARK_EXHAUSTED, Failure.overBudget(job.attempt(), job.maxAttempts()), null);
+            settle(job, Decision.PARK_EXHAUSTED, Failure.overBudget(job.attempt(), job.maxAttempts()), null, span);
             return;
         }
-        attempts.run(job, failure -> settle(job, RetryPolicy.decide(failure, job.attempt(), job.maxAttempts()),
-                failure, now));
+        attempts.run(job, span, failure -> settle(job, RetryPolicy.decide(failure, job.attempt(), job.maxAttempts()),
+                failure, now, span));
     }
 
-    private void settle(Job job, Decision decision, Failure failure, Instant attemptedAt) {
+    /** With tracing on, the write runs in the attempt's span (its log lines carry it), which then ends. */
+    private void settle(Job job, Decision decision, Failure failure, Instant attemptedAt, AttemptSpan span) {
+        if (span == null) {
+            write(job, decision, failure, attemptedAt, null);
+        } else {
+            span.run(() -> write(job, decision, failure, attemptedAt, span));
+            AttemptEnds.end(span, decision, failure);
+        }
+    }
+
+    private void write(Job job, Decision decision, Failure failure, Instant attemptedAt, AttemptSpan span) {
         switch (decision) {
             case ACK -> outcomes.done(job);
             case RETRY_LATER -> outcomes.retryLater(job, failure);
             case RELEASE -> outcomes.release(job);
             case PARK_TERMINAL, PARK_EXHAUSTED -> parking.park(job, consumer, decision.failureKind(), failure,
-                    attemptedAt);
+                    attemptedAt, span);
         }
     }
 
@@ -202,7 +217,7 @@ public final class QueueWorker {
     void parkMissing(StreamAccess.Seen seen) {
         Job job = new Job(spec.name(), spec.stream(), seen.id(), seen.deliveryCount(), spec.maxAttempts(), Map.of());
         slots.hold();
-        parking.park(job, seen.owner(), "missing", Failure.missing(spec.stream()), null);
+        parking.park(job, seen.owner(), "missing", Failure.missing(spec.stream()), null, null);
     }
 
     private void slotFreed() {

@@ -27,6 +27,7 @@ import dev.redrive.observe.QueueMetrics;
 import dev.redrive.observe.QueueStates;
 import dev.redrive.redis.StreamAccess;
 import dev.redrive.redis.StreamInfo;
+import dev.redrive.trace.Tracing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -73,6 +74,9 @@ public class Workers implements QueueStates {
     Vertx vertx;
 
     @Inject
+    Tracing tracing;
+
+    @Inject
     Clock clock;
 
     private String consumer;
@@ -117,7 +121,8 @@ public class Workers implements QueueStates {
             QueueMetrics m = metrics.get(spec.name());
             QueueWorker[] self = new QueueWorker[1];
             var handler = abandonable(handlers.forQueue(spec, state -> onCircuit(self[0], state)));
-            QueueWorker worker = new QueueWorker(spec, consumer, redis, deadLetters, handler, m, vertx, clock);
+            QueueWorker worker = new QueueWorker(spec, consumer, redis, deadLetters, handler, m, vertx, clock,
+                    tracing.forQueue(spec.name(), spec.stream(), spec.group(), consumer));
             self[0] = worker;
             workers.put(spec.name(), worker);
             RetryScheduler retries = new RetryScheduler(worker, redis, vertx, clock);
