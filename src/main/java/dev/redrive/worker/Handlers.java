@@ -43,7 +43,7 @@ public class Handlers {
 
     public Function<Job, Uni<Void>> forQueue(QueueSpec spec, java.util.function.Consumer<CircuitBreakerState> onCircuit) {
         if (spec.isHttp()) {
-            return new HttpJobHandler(httpClient, spec, onCircuit)::handle;
+            return new HttpJobHandler(httpClient, spec, onCircuit, tracing.on())::handle;
         }
         var javaHandler = reactive.select(Identifier.Literal.of(spec.handler()));
         if (javaHandler.isResolvable()) {
