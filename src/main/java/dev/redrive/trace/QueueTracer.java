@@ -39,7 +39,12 @@ public final class QueueTracer {
     private final String name;
     private final Attributes queue;
 
-    QueueTracer(Tracer tracer, String queue, String stream, String group, String consumer) {
+    /**
+     * The attributes every attempt of the queue shares: the conventions' required ones only. Each
+     * one is built into and exported with every span, so the consumer (which process ran it) is left
+     * to the resource ({@code host.name}, {@code service.instance.id}).
+     */
+    QueueTracer(Tracer tracer, String stream, String group) {
         this.tracer = tracer;
         this.name = "process " + stream;
         this.queue = Attributes.builder()
@@ -48,8 +53,6 @@ public final class QueueTracer {
                 .put("messaging.operation.name", "process")
                 .put("messaging.destination.name", stream)
                 .put("messaging.consumer.group.name", group)
-                .put("messaging.client.id", consumer)
-                .put("redrive.queue", queue)
                 .build();
     }
 
@@ -70,6 +73,6 @@ public final class QueueTracer {
                 builder.addLink(before);
             }
         }
-        return new AttemptSpan(builder.startSpan(), job);
+        return new AttemptSpan(builder.startSpan());
     }
 }

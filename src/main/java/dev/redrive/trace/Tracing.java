@@ -51,9 +51,9 @@ public class Tracing {
         return t;
     }
 
-    /** The attempt spans of one queue, or null when tracing is off. */
-    public QueueTracer forQueue(String queue, String stream, String group, String consumer) {
-        return on() ? new QueueTracer(tracer(), queue, stream, group, consumer) : null;
+    /** The attempt spans of one queue (its stream, read by its group), or null when tracing is off. */
+    public QueueTracer forQueue(String stream, String group) {
+        return on() ? new QueueTracer(tracer(), stream, group) : null;
     }
 
     /**

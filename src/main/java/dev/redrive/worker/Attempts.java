@@ -38,7 +38,7 @@ final class Attempts {
         if (span == null) {
             attempt(job, null, done);
         } else {
-            span.run(() -> attempt(span.job(), span, done));
+            span.runHandler(() -> attempt(job, span, done));
         }
     }
 
@@ -60,10 +60,11 @@ final class Attempts {
         running.remove(job.id());
         if (span == null) {
             count(nanos, failure);
+            done.accept(failure);
         } else {
             span.run(() -> count(nanos, failure));
+            span.release(() -> done.accept(failure));
         }
-        done.accept(failure);
     }
 
     private void count(long nanos, Failure failure) {

@@ -193,12 +193,14 @@ public final class QueueWorker {
                 failure, now, span));
     }
 
-    /** With tracing on, the write runs in the attempt's span (its log lines carry it), which then ends. */
+    /** With tracing on, a failure's write runs in the attempt's span (its log lines carry it), which then ends. */
     private void settle(Job job, Decision decision, Failure failure, Instant attemptedAt, AttemptSpan span) {
-        if (span == null) {
-            write(job, decision, failure, attemptedAt, null);
+        if (span == null || decision == Decision.ACK) {
+            write(job, decision, failure, attemptedAt, span);
         } else {
             span.run(() -> write(job, decision, failure, attemptedAt, span));
+        }
+        if (span != null) {
             AttemptEnds.end(span, decision, failure);
         }
     }

@@ -122,7 +122,7 @@ public class Workers implements QueueStates {
             QueueWorker[] self = new QueueWorker[1];
             var handler = abandonable(handlers.forQueue(spec, state -> onCircuit(self[0], state)));
             QueueWorker worker = new QueueWorker(spec, consumer, redis, deadLetters, handler, m, vertx, clock,
-                    tracing.forQueue(spec.name(), spec.stream(), spec.group(), consumer));
+                    tracing.forQueue(spec.stream(), spec.group()));
             self[0] = worker;
             workers.put(spec.name(), worker);
             RetryScheduler retries = new RetryScheduler(worker, redis, vertx, clock);

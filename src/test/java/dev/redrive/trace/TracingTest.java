@@ -119,8 +119,10 @@ class TracingTest {
 
         List<ScriptedHandler.Attempt> seen = handler.attemptsOf(STREAM + "/" + id);
         for (int i = 0; i < 3; i++) {
-            assertEquals(Traceparent.of(spans.get(i).getSpanContext()),
-                    Streams.text(seen.get(i).fields().get("traceparent")), "attempt " + (i + 1) + " sees its own traceparent");
+            assertEquals(spans.get(i).getSpanContext().getSpanId(), seen.get(i).currentSpan().getSpanId(),
+                    "attempt " + (i + 1) + "'s span is current in the handler");
+            assertEquals(Traceparent.of(producer), Streams.text(seen.get(i).fields().get("traceparent")),
+                    "the job's own fields are the producer's");
         }
     }
 
