@@ -184,6 +184,38 @@ class TracingTest {
     }
 
     @Test
+    void aRedriveStepIsASpanLinkedToTheParkedAttemptsItMoves() {
+        List<StreamMessage<String, String, byte[]>> parked = new java.util.ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            String id = streams.add(STREAM, Map.of("kind", "terminal", "traceparent", Traceparent.of(producer())));
+            parked.add(Await.value("job " + id + " to be parked", BOUND, () -> streams.parked(DLQ, id).orElse(null)));
+        }
+        String ids = parked.stream().map(m -> "\"" + m.id() + "\"").collect(Collectors.joining(","));
+        String task = operator().contentType("application/json").body("{\"filter\": {\"ids\": [" + ids + "]}}")
+                .post("/dlq/" + enc(DLQ) + "/redrives").then().statusCode(202).extract().path("id");
+
+        SpanData step = Await.value("the redrive step's span", BOUND, () -> exporter.getFinishedSpanItems().stream()
+                .filter(s -> s.getName().equals("redrive " + DLQ)
+                        && task.equals(s.getAttributes().get(AttributeKey.stringKey("redrive.redrive.task")))
+                        && Long.valueOf(2).equals(s.getAttributes().get(AttributeKey.longKey("redrive.replayed"))))
+                .findFirst().orElse(null));
+        assertEquals(parked.stream().map(m -> Traceparent.parse(Streams.text(m.payload().get("last-attempt-trace"))))
+                .map(c -> c.getTraceId() + "/" + c.getSpanId()).sorted().toList(), links(step).stream().sorted().toList(),
+                "the step links to the last attempt of each job it moved");
+        List<StreamMessage<String, String, byte[]>> moved = streams.all(STREAM).stream()
+                .filter(m -> m.payload().containsKey("redrive-task")).filter(m -> parked.stream()
+                        .anyMatch(p -> (DLQ + "/" + p.id()).equals(Streams.text(m.payload().get("replay-of"))))).toList();
+        assertEquals(2, moved.size());
+        moved.forEach(m -> assertEquals(Traceparent.of(step.getSpanContext()), Streams.text(m.payload().get("traceparent")),
+                "each moved entry carries the step's traceparent"));
+        List<StreamMessage<String, String, String>> audit = redis.stream(String.class, String.class, String.class)
+                .xrange(RedisKeys.audit(DLQ), io.quarkus.redis.datasource.stream.StreamRange.of("-", "+"));
+        assertTrue(audit.stream().anyMatch(a -> "redrive-moves".equals(a.payload().get("action"))
+                && task.equals(a.payload().get("task")) && step.getTraceId().equals(a.payload().get("trace-id"))),
+                "the step's audit record carries its trace id");
+    }
+
+    @Test
     void theDownstreamServerReceivesTheAttemptsTraceparent() {
         SpanContext producer = producer();
         String id = streams.add("calls", Map.of("payload", "{}", "traceparent", Traceparent.of(producer)));
