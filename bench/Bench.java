@@ -86,7 +86,7 @@ public class Bench {
         jar = Path.of(a.get("jar"));
         out = Path.of(a.get("out"));
         javaOpts = a.getOrDefault("java-opts", "");
-        String only = a.getOrDefault("only", "success,growth,failure,replay,latency,http");
+        String only = a.getOrDefault("only", "success,growth,failure,replay,latency,http,traced");
         int latencySeconds = Integer.parseInt(a.getOrDefault("latency-seconds", "30"));
         int latencyRate = Integer.parseInt(a.getOrDefault("latency-rate", "5000"));
         int old = Integer.parseInt(a.getOrDefault("old", "1000000"));
@@ -109,6 +109,9 @@ public class Bench {
             }
             if (only.contains("http")) {
                 http();
+            }
+            if (only.contains("traced")) {
+                traced();
             }
         } finally {
             vertx.close();
@@ -485,6 +488,86 @@ public class Bench {
     }
 
     // ---------------------------------------------------------------------------------------------
+    // 7. the success path traced (sampler 1.0, OTLP/HTTP to a local sink) beside the same untraced
+
+    static void traced() throws Exception {
+        AtomicLong spans = new AtomicLong(), exports = new AtomicLong();
+        byte[] name = ("process " + STREAM).getBytes(StandardCharsets.UTF_8);
+        com.sun.net.httpserver.HttpServer sink = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 64);
+        sink.createContext("/", ex -> {
+            byte[] body = ex.getRequestBody().readAllBytes();
+            spans.addAndGet(occurrences(body, name));
+            exports.incrementAndGet();
+            ex.sendResponseHeaders(200, -1);
+            ex.close();
+        });
+        sink.start();
+        List<String> otlp = List.of("-Dquarkus.otel.exporter.otlp.endpoint=http://127.0.0.1:" + sink.getAddress().getPort(),
+                "-Dquarkus.otel.exporter.otlp.protocol=http/protobuf");
+        Map<String, List<Map<String, Object>>> runs = new LinkedHashMap<>();
+        try {
+            // The two services can't run at once (one group, one stream): each rep starts them in turn,
+            // alternating which goes first, each warmed up with two drains before its timed one.
+            for (int rep = 1; rep <= reps; rep++) {
+                for (boolean on : rep % 2 == 1 ? List.of(false, true) : List.of(true, false)) {
+                    call("FLUSHALL");
+                    call("XGROUP", "CREATE", STREAM, GROUP, "$", "MKSTREAM");
+                    String tag = on ? "traced" : "untraced";
+                    long spans0 = spans.get();
+                    try (Service s = Service.start(tag, "noop", Map.of(), on ? otlp : List.of())) {
+                        warmUp(s, jobs);
+                        warmUp(s, jobs);
+                        call("DEL", STAGE);
+                        gen(STAGE, jobs - 1, 0);
+                        call("XGROUP", "CREATE", STAGE, GROUP, "0", "ENTRIESREAD", "0");
+                        long before = spans.get();
+                        Map<String, Object> m = drain(s, "success path " + tag + (on ? " (sampler 1.0, OTLP/HTTP)" : ""),
+                                jobs, 0, 0, rep);
+                        runs.computeIfAbsent(tag, k -> new ArrayList<>()).add(m);
+                        if (on) {
+                            Thread.sleep(6000); // the batch span processor exports every 5 s
+                            Map<String, Object> e = new LinkedHashMap<>();
+                            e.put("name", "traced run: attempt spans that reached the OTLP sink");
+                            e.put("rep", rep);
+                            e.put("timed_jobs", jobs);
+                            e.put("spans_after_timed_drain", spans.get() - before);
+                            e.put("spans_whole_run", spans.get() - spans0);
+                            e.put("jobs_whole_run", 3L * jobs);
+                            emit(e);
+                        }
+                    }
+                }
+            }
+        } finally {
+            sink.stop(0);
+        }
+        double off = median(runs.get("untraced"), "jobs_per_s"), on = median(runs.get("traced"), "jobs_per_s");
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", "tracing cost: traced vs untraced success path, median of each");
+        m.put("jobs", jobs);
+        m.put("untraced_median_jobs_per_s", Math.round(off));
+        m.put("traced_median_jobs_per_s", Math.round(on));
+        m.put("traced_share_pct", round1(on / off * 100));
+        m.put("otlp_requests", exports.get());
+        emit(m);
+    }
+
+    static long occurrences(byte[] haystack, byte[] needle) {
+        long n = 0;
+        outer:
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (haystack[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            n++;
+        }
+        return n;
+    }
+
+    // ---------------------------------------------------------------------------------------------
     // 6. the success path with the HTTP handler against a local no-op HTTP server
 
     static void http() throws Exception {
@@ -533,6 +616,11 @@ public class Bench {
         }
 
         static Service start(String tag, String handler, Map<String, String> queue) throws Exception {
+            return start(tag, handler, queue, List.of());
+        }
+
+        /** @param jvm extra -D options (e.g. the OTLP endpoint that turns tracing on) */
+        static Service start(String tag, String handler, Map<String, String> queue, List<String> jvm) throws Exception {
             int httpPort = freePort(), managementPort = freePort();
             List<String> cmd = new ArrayList<>();
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -553,6 +641,7 @@ public class Bench {
                     "-Dquarkus.security.users.embedded.users." + BENCH_USER + "=" + digest(),
                     "-Dquarkus.security.users.embedded.roles." + BENCH_USER + "=dlq-operator"));
             queue.forEach((k, v) -> cmd.add(q + k + "=" + v));
+            cmd.addAll(jvm);
             // BENCH_QUEUE_OPTS="retry-poll=10ms,concurrency=400": extra or overriding queue properties
             for (String kv : System.getenv().getOrDefault("BENCH_QUEUE_OPTS", "").split(",")) {
                 if (kv.contains("=")) {

@@ -6,7 +6,7 @@
 # Usage: bench/run.sh [--jobs N] [--reps R] [--only LIST] [--concurrency C] [--peers]
 #   --jobs N         success-path jobs (default 200000); failure path N/10, replay N/2, HTTP N/4
 #   --reps R         timed repetitions of the success and cost-growth runs, interleaved (default 5)
-#   --only LIST      comma list of: success,growth,failure,replay,latency,http (default all)
+#   --only LIST      comma list of: success,growth,failure,replay,latency,http,traced (default all)
 #   --concurrency C  the queue's concurrency (default 1000; batch is min(C, 200) as redrive defaults)
 #   --latency-seconds S   length of the latency run (default 30)
 #   --peers          afterwards, run a private copy of the peers ($PEERS_DIR, default

@@ -31,9 +31,12 @@
 -- ARGV[12] task id
 -- ARGV[13] entries to examine at most
 -- ARGV[14] entries to move at most (the pace)
+-- ARGV[15] the step's span's traceparent, written into every entry it moves and into its audit
+--          record ('' with tracing off: the entries keep the producer's traceparent)
 --
 -- Returns { 'stopped' }             (finished, cancelled, or another runner holds it: nothing written)
---         { 'ok', done, moved }     (done: 1 when the canary is full or the task's end is reached)
+--         { 'ok', done, moved, traces } (done: 1 when the canary is full or the task's end is reached;
+--                                    traces: the last-attempt-trace of each moved record that has one)
 -- Errors: a key it would write is of another type; found before the first write, nothing moved.
 
 local dlq, task, canaryList = KEYS[1], KEYS[4], KEYS[5]
@@ -57,7 +60,9 @@ for i = 8, #KEYS do
   origins[#origins + 1] = KEYS[i]
 end
 local how = { dlq = dlq, stats = KEYS[2], audit = KEYS[3], ledger = KEYS[6], ledgerAt = KEYS[7], actor = ARGV[9],
-  at = ARGV[10], note = ARGV[11], task = ARGV[12], taskKey = task, patch = {}, patchOrder = {}, moves = {} }
+  at = ARGV[10], note = ARGV[11], task = ARGV[12], taskKey = task, patch = {}, patchOrder = {}, moves = {},
+  traceparent = ARGV[15] or '' }
+local traces = {}
 local refusal = replayRefusal(how, origins, { { task, 'hash' }, { canaryList, 'list' } })
 if refusal then
   return redis.error_reply('redrive-step.lua: nothing moved: ' .. refusal)
@@ -85,6 +90,9 @@ for _, entry in ipairs(page) do
     else
       local newId = replayEntry(entry[1], old, record, origin, how)
       moved = moved + 1
+      if record['last-attempt-trace'] and record['last-attempt-trace'] ~= '' then
+        traces[#traces + 1] = record['last-attempt-trace']
+      end
       if canary then
         redis.call('RPUSH', canaryList, origin .. ' ' .. newId)
       end
@@ -94,7 +102,8 @@ end
 finishReplays(how)
 if moved > 0 then
   redis.call('XADD', how.audit, '*', 'action', 'redrive-moves', 'actor', how.actor, 'at', how.at, 'note', how.note,
-    'dlq', dlq, 'task', how.task, 'count', moved, 'moves', table.concat(how.moves, '\n'))
+    'dlq', dlq, 'task', how.task, 'count', moved, 'moves', table.concat(how.moves, '\n'),
+    'trace-id', string.sub(how.traceparent, 4, 35))
 end
 if cursor then
   redis.call('HSET', task, 'cursor', cursor)
@@ -109,4 +118,4 @@ if skipped > 0 then
   redis.call('HINCRBY', task, 'skipped', skipped)
 end
 local done = (canary and moved >= canaryLeft) or (examined == #page and #page < budget)
-return { 'ok', done and 1 or 0, moved }
+return { 'ok', done and 1 or 0, moved, traces }

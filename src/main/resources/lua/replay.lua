@@ -21,9 +21,11 @@
 -- ARGV[4]  note (may be '')
 -- ARGV[5]  the request's Idempotency-Key, or ''
 -- ARGV[6]  seconds its answer is kept
--- ARGV[7..] patched or added fields as name, value pairs (values are any bytes)
+-- ARGV[7]  the replay span's traceparent, written into the new entry and its audit record
+--          ('' with tracing off: the entry keeps the producer's traceparent)
+-- ARGV[8..] patched or added fields as name, value pairs (values are any bytes)
 --
--- Returns { 'replayed', new id, origin }
+-- Returns { 'replayed', new id, origin, the record's last-attempt-trace ('' when none) }
 --         { 'again', new id, stream }   (same Idempotency-Key, same entry: its first answer)
 --         { 'key-reused', entry id }    (the key answered another entry)
 --         { 'gone' }                    (never parked, or already replayed or discarded)
@@ -34,7 +36,7 @@
 --         { 'wrong-type', sentence }    (a key it would write is of another type: nothing written)
 
 local dlq, answerKey = KEYS[1], KEYS[4]
-local id, idemKey, ttl = ARGV[1], ARGV[5], ARGV[6]
+local id, idemKey, ttl, traceparent = ARGV[1], ARGV[5], ARGV[6], ARGV[7]
 
 if idemKey ~= '' then
   local prior = redis.call('GET', answerKey)
@@ -68,12 +70,12 @@ if not old then
   return { 'unreadable' }
 end
 local how = { dlq = dlq, stats = KEYS[2], audit = KEYS[3], ledger = KEYS[5], ledgerAt = KEYS[6], actor = ARGV[2],
-  at = ARGV[3], note = ARGV[4], task = '', taskKey = '', patch = {}, patchOrder = {} }
+  at = ARGV[3], note = ARGV[4], task = '', taskKey = '', patch = {}, patchOrder = {}, traceparent = traceparent }
 local refusal = replayRefusal(how, { origin }, idemKey ~= '' and { { answerKey, 'string' } } or {})
 if refusal then
   return { 'wrong-type', refusal }
 end
-for i = 7, #ARGV, 2 do
+for i = 8, #ARGV, 2 do
   if how.patch[ARGV[i]] == nil then
     how.patchOrder[#how.patchOrder + 1] = ARGV[i]
   end
@@ -84,4 +86,4 @@ finishReplays(how)
 if idemKey ~= '' then
   redis.call('SET', answerKey, id .. ' ' .. newId .. ' ' .. origin, 'EX', tonumber(ttl))
 end
-return { 'replayed', newId, origin }
+return { 'replayed', newId, origin, record['last-attempt-trace'] or '' }

@@ -17,8 +17,9 @@
 --
 -- `how` carries the keys (dlq, stats, audit, ledger, ledgerAt), who, when and note (actor, at,
 -- note), the patch (patch by name, patchOrder), the redrive task (task id and taskKey, '' for a
--- single replay), and for a redrive's step the list its moves are gathered in (moves: one audit
--- record per step instead of one per entry).
+-- single replay), for a redrive's step the list its moves are gathered in (moves: one audit
+-- record per step instead of one per entry), and the replay span's traceparent (traceparent, ''
+-- with tracing off), which replaces the entry's own so its next attempt links to the replay.
 
 -- Fields redrive itself sets on the new entry; a stale copy in the snapshot is dropped.
 local own = { ['replay-of'] = true, ['redrive-replays'] = true, ['redrive-task'] = true, ['redrive-packed'] = true }
@@ -74,9 +75,13 @@ local function replayEntry(id, old, record, origin, how)
   -- The XADD's arguments are built in place (most replays fit one command); only a replay of more
   -- than PACK_ABOVE fields is packed afterwards.
   local args, present = { origin, '*' }, {}
+  local traced = how.traceparent ~= nil and how.traceparent ~= ''
+  if traced then
+    present['traceparent'] = true
+  end
   for j = 1, #old, 2 do
     local name = old[j]
-    if not own[name] then
+    if not own[name] and not (traced and name == 'traceparent') then
       args[#args + 1] = name
       if how.patch[name] ~= nil then
         args[#args + 1] = how.patch[name]
@@ -97,6 +102,10 @@ local function replayEntry(id, old, record, origin, how)
   if not present['idempotency-key'] then
     args[#args + 1] = 'idempotency-key'
     args[#args + 1] = origin .. '/' .. record['origin-id']
+  end
+  if traced then
+    args[#args + 1] = 'traceparent'
+    args[#args + 1] = how.traceparent
   end
   if #args - 2 > 2 * PACK_ABOVE then
     args = { origin, '*', 'redrive-packed', packFields(args, 3, #args) }
@@ -124,7 +133,7 @@ local function replayEntry(id, old, record, origin, how)
   else
     redis.call('XADD', how.audit, '*', 'action', 'replay', 'actor', how.actor, 'at', how.at, 'note', how.note,
       'dlq', how.dlq, 'dlq-id', id, 'new-id', newId, 'origin-stream', origin, 'origin-id', record['origin-id'],
-      'patched', table.concat(how.patchOrder, ','))
+      'patched', table.concat(how.patchOrder, ','), 'trace-id', string.sub(how.traceparent or '', 4, 35))
   end
   return newId
 end

@@ -74,7 +74,8 @@ class ArchitectureTest {
     void redriveImportsOnlyWhatItIsBuiltOn() {
         noClasses().that().resideInAPackage("dev.redrive.redrive..")
                 .should().dependOnClassesThat(resideInAPackage(ROOT).and(resideOutsideOfPackages("dev.redrive.redrive..",
-                        "dev.redrive.deadletter..", "dev.redrive.redis..", "dev.redrive.config..", "dev.redrive.job..")))
+                        "dev.redrive.deadletter..", "dev.redrive.redis..", "dev.redrive.config..", "dev.redrive.job..",
+                        "dev.redrive.trace..")))
                 .because("a bulk redrive is many replays, paced: the packages below it hold everything else")
                 .check(MAIN);
         noClasses().that().resideOutsideOfPackages("dev.redrive.redrive..", "dev.redrive.api..")
@@ -99,6 +100,20 @@ class ArchitectureTest {
                 .and().doNotHaveFullyQualifiedName("dev.redrive.api.RedisFailures")
                 .should().dependOnClassesThat().resideInAnyPackage(REDIS_CLIENT)
                 .because("only RedisFailures may read a Redis error reply")
+                .check(MAIN);
+    }
+
+    /**
+     * trace/ starts spans for what the other packages do (attempts, replays) and knows of a job only
+     * what job/ says: the worker, the dead-letter policy and the redrive runner call it, never the
+     * other way round.
+     */
+    @Test
+    void traceImportsOnlyJob() {
+        noClasses().that().resideInAPackage("dev.redrive.trace..")
+                .should().dependOnClassesThat(resideInAPackage(ROOT)
+                        .and(resideOutsideOfPackages("dev.redrive.trace..", "dev.redrive.job..")))
+                .because("spans describe the work; deciding it stays in the packages that do it")
                 .check(MAIN);
     }
 

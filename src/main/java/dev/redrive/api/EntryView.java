@@ -16,6 +16,8 @@ import dev.redrive.deadletter.RecordField;
  * {@code {"truncated": true, "size": ..., "text" or "base64": ...}}, see {@link ValueJson});
  * listings leave it out, so a page never carries megabytes of payload.
  *
+ * @param lastAttemptTrace the W3C traceparent of the last attempt's span (its trace id is the second
+ *        part); null when the attempt was not traced
  * @param repeatOffender the job had already come back {@code redrive.replay.repeat-offender-after} times or more
  * @param truncated names of the record's own fields shown cut short (null when none was)
  * @param fieldsLeftOut fields past {@code redrive.reads.entry-bytes} that the view leaves out (null when none)
@@ -25,7 +27,7 @@ import dev.redrive.deadletter.RecordField;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record EntryView(String id, String originStream, String originId, String group, String consumer, String job,
         String failure, String errorType, String reason, String fingerprint, int attempts, int maxAttempts,
-        Instant enqueuedAt, Instant lastAttemptAt, Instant deadAt, int replays, boolean repeatOffender,
+        Instant enqueuedAt, Instant lastAttemptAt, String lastAttemptTrace, Instant deadAt, int replays, boolean repeatOffender,
         boolean snapshotMissing, Boolean snapshotPacked, List<String> truncated, Integer fieldsLeftOut,
         Map<String, Object> fields) {
 
@@ -36,9 +38,14 @@ public record EntryView(String id, String originStream, String originId, String 
         return new EntryView(e.id(), e.originStream(), e.originId(), e.field(RecordField.GROUP),
                 e.field(RecordField.CONSUMER), e.job(), e.failure(), e.field(RecordField.ERROR_TYPE),
                 e.field(RecordField.REASON), e.fingerprint(), e.attempts(), e.maxAttempts(),
-                e.instant(RecordField.ENQUEUED_AT), e.instant(RecordField.LAST_ATTEMPT_AT), e.deadAt(), e.replays(),
+                e.instant(RecordField.ENQUEUED_AT), e.instant(RecordField.LAST_ATTEMPT_AT), trace(e), e.deadAt(), e.replays(),
                 e.replays() >= repeatOffenderAfter, e.snapshotMissing(), packed ? Boolean.TRUE : null,
                 cut.isEmpty() ? null : cut, excerpt.fieldsLeftOut() == 0 ? null : excerpt.fieldsLeftOut(),
                 withFields ? ValueJson.of(excerpt.snapshot()) : null);
+    }
+
+    private static String trace(DeadLetterEntry e) {
+        String trace = e.field(RecordField.LAST_ATTEMPT_TRACE);
+        return trace.isEmpty() ? null : trace;
     }
 }

@@ -27,13 +27,28 @@ public record DeadLetterRecord(
         int maxAttempts,
         Instant enqueuedAt,
         Instant lastAttemptAt,
-        Instant deadAt) {
+        Instant deadAt,
+        String lastAttemptTrace) {
+
+    /** A record without a trace: the job's last attempt was not traced (or never ran). */
+    public DeadLetterRecord(String originStream, String originId, String group, String consumer, String job,
+            String failureKind, String errorType, String reason, Fingerprint fingerprint, int attempts,
+            int maxAttempts, Instant enqueuedAt, Instant lastAttemptAt, Instant deadAt) {
+        this(originStream, originId, group, consumer, job, failureKind, errorType, reason, fingerprint, attempts,
+                maxAttempts, enqueuedAt, lastAttemptAt, deadAt, "");
+    }
 
     public static DeadLetterRecord of(Job job, String group, String consumer, String failureKind, Failure failure,
             Instant lastAttemptAt, Instant deadAt) {
         return new DeadLetterRecord(job.stream(), job.id(), group, consumer, job.name(), failureKind,
                 failure.errorType(), failure.reason(), Fingerprint.of(failure.errorType(), failure.reason()),
                 job.attempt(), job.maxAttempts(), job.enqueuedAt(), lastAttemptAt, deadAt);
+    }
+
+    /** This record with the traceparent of the span of the attempt that parks the job. */
+    public DeadLetterRecord withLastAttemptTrace(String traceparent) {
+        return new DeadLetterRecord(originStream, originId, group, consumer, job, failureKind, errorType, reason,
+                fingerprint, attempts, maxAttempts, enqueuedAt, lastAttemptAt, deadAt, traceparent);
     }
 
     /** Name, value pairs in the order they appear in the dead-letter stream. */
@@ -53,6 +68,7 @@ public record DeadLetterRecord(
         add(p, RecordField.ENQUEUED_AT, enqueuedAt.toString());
         add(p, RecordField.LAST_ATTEMPT_AT, lastAttemptAt == null ? "" : lastAttemptAt.toString());
         add(p, RecordField.DEAD_AT, deadAt.toString());
+        add(p, RecordField.LAST_ATTEMPT_TRACE, lastAttemptTrace);
         return p;
     }
 

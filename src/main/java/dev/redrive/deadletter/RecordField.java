@@ -29,6 +29,8 @@ public enum RecordField {
     ENQUEUED_AT("enqueued-at"),
     LAST_ATTEMPT_AT("last-attempt-at"),
     DEAD_AT("dead-at"),
+    /** The W3C traceparent of the last attempt's span ({@code 00-<trace id>-<span id>-<flags>}); empty with tracing off. */
+    LAST_ATTEMPT_TRACE("last-attempt-trace"),
     /** How often redrive had replayed the job before, from its replay ledger (never from the job's fields). */
     REPLAYS("replays", true),
     /** {@link #MISSING} (trimmed before it was parked), {@link #PACKED}, or absent (the snapshot is in f: fields). */

@@ -14,6 +14,8 @@ import dev.redrive.config.RedriveConfig;
 import dev.redrive.redis.DeadLetterScripts;
 import dev.redrive.redis.RedisTopology;
 import dev.redrive.redis.ScriptReply;
+import dev.redrive.trace.ReplaySpan;
+import dev.redrive.trace.Tracing;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -35,8 +37,10 @@ public class Replays {
 
     /**
      * @param repeated true when this answers a retried request (same Idempotency-Key): no new job
+     * @param parkedAttemptTrace the replayed record's last-attempt-trace ("" when none or repeated)
      */
-    public record Replayed(String deadLetters, String id, String stream, String newId, boolean repeated) {
+    public record Replayed(String deadLetters, String id, String stream, String newId, boolean repeated,
+            String parkedAttemptTrace) {
     }
 
     @Inject
@@ -60,20 +64,35 @@ public class Replays {
     @Inject
     Clock clock;
 
+    @Inject
+    Tracing tracing;
+
     /**
      * Replays the entry in one script call, which also reads it and looks up the Idempotency-Key's
      * earlier answer: reading either here first would let a concurrent request with the same key
-     * find the entry gone before its answer was there to be seen.
+     * find the entry gone before its answer was there to be seen. With tracing on the replay is a
+     * span of its own: the new entry carries its traceparent, and it links to the parked job's last
+     * attempt (which only the script's answer names, so the link is added once it is known).
      */
     public Uni<Replayed> replay(Request request) {
         String dlq = request.deadLetters();
         store.requireKnown(dlq);
         String idempotencyKey = request.idempotencyKey() == null ? "" : request.idempotencyKey();
         Map<String, byte[]> patch = request.patch() == null ? Map.of() : request.patch();
+        ReplaySpan span = tracing.replay(dlq, request.id(), request.actor());
         DeadLetterScripts.Replay replay = new DeadLetterScripts.Replay(request.id(), request.actor(), now(),
                 request.note() == null ? "" : request.note(), idempotencyKey,
-                Math.max(1, config.replay().idempotencyTtl().toSeconds()), patch);
-        return scripts.replay(dlq, writableFrom(dlq), replay).map(reply -> outcome(request, reply));
+                Math.max(1, config.replay().idempotencyTtl().toSeconds()), span == null ? "" : span.traceparent(), patch);
+        Uni<Replayed> replayed = scripts.replay(dlq, writableFrom(dlq), replay).map(reply -> outcome(request, reply));
+        if (span == null) {
+            return replayed;
+        }
+        return replayed.invoke(r -> {
+            if (!r.repeated()) {
+                span.linkTo(r.parkedAttemptTrace());
+            }
+            span.end(r.repeated() ? 0 : 1);
+        }).onFailure().invoke(span::fail);
     }
 
     /** Why a replay from {@code dlq} to {@code origin} may not happen, or null when it may. */
@@ -122,10 +141,10 @@ public class Replays {
                 String origin = reply.text(2);
                 metrics.replayed(request.deadLetters());
                 LOG.infof("%s replayed %s/%s to %s as %s", request.actor(), request.deadLetters(), request.id(), origin, newId);
-                return new Replayed(request.deadLetters(), request.id(), origin, newId, false);
+                return new Replayed(request.deadLetters(), request.id(), origin, newId, false, reply.text(3));
             }
             case AGAIN -> {
-                return new Replayed(request.deadLetters(), request.id(), reply.text(2), reply.text(1), true);
+                return new Replayed(request.deadLetters(), request.id(), reply.text(2), reply.text(1), true, "");
             }
             case KEY_REUSED -> throw keyReused(request, reply.text(1));
             case GONE -> throw gone(request.deadLetters(), request.id());

@@ -43,10 +43,17 @@ public final class HttpJobHandler implements JobHandler {
     private final QueueSpec spec;
     private final HttpClient client;
     private final TypedGuard<Uni<Void>> guard;
+    private final boolean traced;
 
-    public HttpJobHandler(HttpClient client, QueueSpec spec, Consumer<CircuitBreakerState> onCircuit) {
+    /**
+     * @param traced tracing is on: the call is a span of its own inside the attempt's (Quarkus'
+     *        Vert.x tracing), and its {@code traceparent} header is that span's, so the entry's field
+     *        is not sent as well (two traceparent headers would be no valid trace context at all)
+     */
+    public HttpJobHandler(HttpClient client, QueueSpec spec, Consumer<CircuitBreakerState> onCircuit, boolean traced) {
         this.spec = spec;
         this.client = client;
+        this.traced = traced;
         var cb = spec.circuitBreaker();
         this.guard = TypedGuard.create(new TypeLiteral<Uni<Void>>() {
         })
@@ -87,7 +94,9 @@ public final class HttpJobHandler implements JobHandler {
                 .putHeader("Redrive-Attempt", Integer.toString(job.attempt()))
                 .putHeader("Redrive-Max-Attempts", Integer.toString(job.maxAttempts()))
                 .putHeader("Idempotency-Key", job.idempotencyKey());
-        job.text(Job.TRACEPARENT).ifPresent(tp -> options.putHeader("traceparent", tp));
+        if (!traced) {
+            job.text(Job.TRACEPARENT).ifPresent(tp -> options.putHeader("traceparent", tp));
+        }
         return client.request(options)
                 .flatMap(request -> request.send(Buffer.buffer(body)))
                 .flatMap(response -> response.body().map(b -> outcome(response, b)))

@@ -39,10 +39,11 @@ public class DeadLetterScripts {
 
     /**
      * What a replay writes besides the entry: who, when, why, and the patch (values may be any
-     * bytes). {@code idempotencyKey} is empty when the caller sent none.
+     * bytes). {@code idempotencyKey} is empty when the caller sent none; {@code traceparent} (the
+     * replay span's, written into the new entry) is empty with tracing off.
      */
     public record Replay(String id, String actor, String at, String note, String idempotencyKey, long answerTtlSeconds,
-            Map<String, byte[]> patch) {
+            String traceparent, Map<String, byte[]> patch) {
     }
 
     @Inject
@@ -115,6 +116,7 @@ public class DeadLetterScripts {
         args.add(bytes(replay.note()));
         args.add(bytes(replay.idempotencyKey()));
         args.add(bytes(Long.toString(replay.answerTtlSeconds())));
+        args.add(bytes(replay.traceparent()));
         replay.patch().forEach((name, value) -> {
             args.add(bytes(name));
             args.add(value);

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.LinkedList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -17,6 +18,8 @@ import dev.redrive.deadletter.Replays;
 import dev.redrive.redis.LuaScripts;
 import dev.redrive.redis.RedisKeys;
 import dev.redrive.redis.ScriptReply;
+import dev.redrive.trace.ReplaySpan;
+import dev.redrive.trace.Tracing;
 import io.vertx.mutiny.redis.client.Response;
 
 /**
@@ -53,6 +56,9 @@ class TaskSteps {
     @Inject
     Clock clock;
 
+    @Inject
+    Tracing tracing;
+
     /** Counts the matching entries, page by page; false when the task stopped. */
     boolean count(RedriveTask task, RedriveSpec spec, Lease lease) {
         List<String> keys = List.of(task.dlq(), RedisKeys.redriveTask(task.dlq(), task.id()));
@@ -78,7 +84,9 @@ class TaskSteps {
      * canary's size. With a pace, one step at a time, each as big and as late as {@link Pace} says;
      * without one, two steps are in flight, so Redis never waits for the service between them (a
      * step that finds nothing left to do is harmless). False when the task stopped (cancelled,
-     * taken over by another runner, or this run was stopped).
+     * taken over by another runner, or this run was stopped). With tracing on each step is a span
+     * ({@code redrive <dlq>}) whose traceparent the moved entries carry, linked to the last attempts
+     * of the jobs it moved.
      */
     boolean move(RedriveTask task, RedriveSpec spec, Lease lease, Stop stop) throws InterruptedException {
         String dlq = task.dlq();
@@ -90,6 +98,7 @@ class TaskSteps {
         int limit = pace.perStep(PAGE);
         int depth = pace.limited() ? 1 : 2;
         ArrayDeque<CompletableFuture<Response>> inFlight = new ArrayDeque<>();
+        LinkedList<ReplaySpan> spans = new LinkedList<>(); // one per step in flight; null ones with tracing off
         Instant started = clock.instant();
         long moved = 0;
         while (true) {
@@ -98,18 +107,24 @@ class TaskSteps {
                         || !stop.pause(pace.waitNanos(moved, Duration.between(started, clock.instant()).toNanos()))) {
                     return false;
                 }
-                inFlight.add(wait.send(scripts.run(LuaScripts.Script.REDRIVE_STEP, keys, stepArgs(task, spec, limit))));
+                ReplaySpan span = tracing.redriveStep(dlq, task.id(), task.actor());
+                spans.add(span);
+                inFlight.add(wait.send(scripts.run(LuaScripts.Script.REDRIVE_STEP, keys, stepArgs(task, spec, limit,
+                        span))));
             }
             Response step = wait.on(inFlight.poll());
             if (stopped(step)) {
+                traced(spans.poll(), null);
                 return false;
             }
-            moved += counted(dlq, step);
+            moved += counted(dlq, step, spans.poll());
             if (done(step)) {
                 while (!inFlight.isEmpty()) {
                     Response late = wait.on(inFlight.poll());
                     if (!stopped(late)) {
-                        counted(dlq, late);
+                        counted(dlq, late, spans.poll());
+                    } else {
+                        traced(spans.poll(), null);
                     }
                 }
                 return true;
@@ -117,18 +132,35 @@ class TaskSteps {
         }
     }
 
-    private List<String> stepArgs(RedriveTask task, RedriveSpec spec, int limit) {
+    private List<String> stepArgs(RedriveTask task, RedriveSpec spec, int limit, ReplaySpan span) {
         List<String> args = new ArrayList<>(spec.filter().scriptArgs());
-        args.addAll(List.of(identity.runner(), task.actor(), store.now().toString(), "redrive " + task.id(), task.id(), Integer.toString(PAGE), Integer.toString(limit)));
+        args.addAll(List.of(identity.runner(), task.actor(), store.now().toString(), "redrive " + task.id(), task.id(),
+                Integer.toString(PAGE), Integer.toString(limit), span == null ? "" : span.traceparent()));
         return args;
     }
 
-    private long counted(String dlq, Response step) {
+    private long counted(String dlq, Response step, ReplaySpan span) {
         long n = step.get(2).toLong();
         if (n > 0) {
             metrics.replayed(dlq, n);
         }
+        traced(span, step);
         return n;
+    }
+
+    /** Ends a step's span, linked to the last attempts of the jobs it moved (none for a stopped step). */
+    private static void traced(ReplaySpan span, Response step) {
+        if (span == null) {
+            return;
+        }
+        long moved = 0;
+        if (step != null) {
+            moved = step.get(2).toLong();
+            if (step.size() > 3) {
+                step.get(3).forEach(trace -> span.linkTo(trace.toString()));
+            }
+        }
+        span.end(moved);
     }
 
     /** Whether a redrive-count.lua or redrive-step.lua reply says the runner no longer holds the task. */

@@ -10,6 +10,7 @@ import java.util.function.Function;
 import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
 import dev.redrive.retry.Failure;
+import dev.redrive.trace.AttemptSpan;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -28,8 +29,20 @@ final class Attempts {
         this.metrics = metrics;
     }
 
-    /** Runs the handler once; {@code done} gets the failure, or null when the job is done. */
-    void run(Job job, Consumer<Failure> done) {
+    /**
+     * Runs the handler once; {@code done} gets the failure, or null when the job is done. With a
+     * span (tracing on), the handler runs and its time is recorded with the span current, so the
+     * handler's spans nest in it and the duration histogram carries its trace as an exemplar.
+     */
+    void run(Job job, AttemptSpan span, Consumer<Failure> done) {
+        if (span == null) {
+            attempt(job, null, done);
+        } else {
+            span.runHandler(() -> attempt(job, span, done));
+        }
+    }
+
+    private void attempt(Job job, AttemptSpan span, Consumer<Failure> done) {
         running.add(job.id());
         long start = System.nanoTime();
         Uni<Void> attempt;
@@ -39,18 +52,27 @@ final class Attempts {
             attempt = Uni.createFrom().failure(e);
         }
         attempt.subscribe().with(
-                ok -> finished(job, System.nanoTime() - start, null, done),
-                error -> finished(job, System.nanoTime() - start, Failure.of(error), done));
+                ok -> finished(job, System.nanoTime() - start, null, done, span),
+                error -> finished(job, System.nanoTime() - start, Failure.of(error), done, span));
     }
 
-    private void finished(Job job, long nanos, Failure failure, Consumer<Failure> done) {
+    private void finished(Job job, long nanos, Failure failure, Consumer<Failure> done, AttemptSpan span) {
         running.remove(job.id());
+        if (span == null) {
+            count(nanos, failure);
+            done.accept(failure);
+        } else {
+            span.run(() -> count(nanos, failure));
+            span.release(() -> done.accept(failure));
+        }
+    }
+
+    private void count(long nanos, Failure failure) {
         if (failure == null) {
             metrics.completed(nanos);
         } else if (failure.attempted()) {
             metrics.failed(failure.terminal(), nanos);
         }
-        done.accept(failure);
     }
 
     /** Ids of the jobs whose handler is running now. */

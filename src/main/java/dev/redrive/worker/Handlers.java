@@ -12,6 +12,8 @@ import dev.redrive.http.HttpJobHandler;
 import dev.redrive.job.BlockingJobHandler;
 import dev.redrive.job.Job;
 import dev.redrive.job.JobHandler;
+import dev.redrive.trace.Tracing;
+import io.opentelemetry.context.Context;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.faulttolerance.api.CircuitBreakerState;
 import io.smallrye.mutiny.Uni;
@@ -36,18 +38,36 @@ public class Handlers {
     @Inject
     HttpClient httpClient;
 
+    @Inject
+    Tracing tracing;
+
     public Function<Job, Uni<Void>> forQueue(QueueSpec spec, java.util.function.Consumer<CircuitBreakerState> onCircuit) {
         if (spec.isHttp()) {
-            return new HttpJobHandler(httpClient, spec, onCircuit)::handle;
+            return new HttpJobHandler(httpClient, spec, onCircuit, tracing.on())::handle;
         }
         var javaHandler = reactive.select(Identifier.Literal.of(spec.handler()));
         if (javaHandler.isResolvable()) {
             return javaHandler.get()::handle;
         }
         BlockingJobHandler blockingHandler = blocking.select(Identifier.Literal.of(spec.handler())).get();
-        return job -> Uni.createFrom().<Void>item(() -> {
+        if (tracing.on()) {
+            // The attempt's span is current where the handler is called, not on the worker thread.
+            return job -> {
+                Context attempt = Context.current();
+                return onWorker(j -> {
+                    try (var scope = attempt.makeCurrent()) {
+                        blockingHandler.handle(j);
+                    }
+                }, job);
+            };
+        }
+        return job -> onWorker(blockingHandler, job);
+    }
+
+    private static Uni<Void> onWorker(BlockingJobHandler handler, Job job) {
+        return Uni.createFrom().<Void>item(() -> {
             try {
-                blockingHandler.handle(job);
+                handler.handle(job);
                 return null;
             } catch (RuntimeException e) {
                 throw e;

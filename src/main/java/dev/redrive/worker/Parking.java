@@ -15,6 +15,7 @@ import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
 import dev.redrive.redis.DeadLetterScripts;
 import dev.redrive.retry.Failure;
+import dev.redrive.trace.AttemptSpan;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -33,8 +34,11 @@ final class Parking {
     private final Runnable slotFreed;
     private final Batcher<ToPark> parks;
 
-    /** A record to park, and the redrive task its job's field names (null for none). */
-    private record ToPark(DeadLetterRecord record, String redriveTask) {
+    /**
+     * A record to park, the redrive task its job's field names (null for none), and the span of
+     * the attempt that parks it (null when tracing is off), which the parked counter's exemplar names.
+     */
+    private record ToPark(DeadLetterRecord record, String redriveTask, AttemptSpan span) {
     }
 
     /**
@@ -57,9 +61,12 @@ final class Parking {
      * them: the call names each redrive task once, and the script counts a job against its task
      * only if redrive's ledger confirms the task sent it.
      */
-    void park(Job job, String owner, String failureKind, Failure failure, Instant attemptedAt) {
+    void park(Job job, String owner, String failureKind, Failure failure, Instant attemptedAt, AttemptSpan span) {
         DeadLetterRecord record = deadLetters.record(spec, job, owner, failureKind, failure, attemptedAt);
-        parks.add(new ToPark(record, deadLetters.redriveTask(job, spec.stream())), slotFreed);
+        if (span != null) {
+            record = record.withLastAttemptTrace(span.traceparent());
+        }
+        parks.add(new ToPark(record, deadLetters.redriveTask(job, spec.stream()), span), slotFreed);
     }
 
     private Uni<?> parkAll(List<ToPark> batch) {
@@ -71,13 +78,19 @@ final class Parking {
             }
         });
         return deadLetters.parkAll(spec.name(), spec.deadLetters(), records, tasks)
-                .invoke(outcomes -> countParked(records, outcomes));
+                .invoke(outcomes -> countParked(batch, outcomes));
     }
 
-    private void countParked(List<DeadLetterRecord> records, List<DeadLetterScripts.Parked> outcomes) {
+    private void countParked(List<ToPark> batch, List<DeadLetterScripts.Parked> outcomes) {
         for (int i = 0; i < outcomes.size(); i++) {
             if (outcomes.get(i).id() != null) {
-                metrics.deadLettered(records.get(i).failureKind());
+                String kind = batch.get(i).record().failureKind();
+                AttemptSpan span = batch.get(i).span();
+                if (span == null) {
+                    metrics.deadLettered(kind);
+                } else {
+                    span.run(() -> metrics.deadLettered(kind));
+                }
             }
         }
     }

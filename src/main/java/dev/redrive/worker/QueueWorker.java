@@ -20,6 +20,8 @@ import dev.redrive.redis.StreamAccess;
 import dev.redrive.retry.Decision;
 import dev.redrive.retry.Failure;
 import dev.redrive.retry.RetryPolicy;
+import dev.redrive.trace.AttemptSpan;
+import dev.redrive.trace.QueueTracer;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 
@@ -57,6 +59,7 @@ public final class QueueWorker {
     private final Clock clock;
     private final Outcomes outcomes;
     private final Parking parking;
+    private final QueueTracer tracer; // null when tracing is off: nothing of it is built per job
 
     private final Slots slots = new Slots();
     private volatile boolean stopped = true;
@@ -66,7 +69,7 @@ public final class QueueWorker {
 
     public QueueWorker(QueueSpec spec, String consumer, StreamAccess redis, BlockingReader reader,
             DeadLetterWriter deadLetters, Function<Job, Uni<Void>> handler, QueueMetrics metrics, Vertx vertx,
-            Clock clock) {
+            Clock clock, QueueTracer tracer) {
         this.spec = spec;
         this.consumer = consumer;
         this.redis = redis;
@@ -78,6 +81,7 @@ public final class QueueWorker {
         this.outcomes = new Outcomes(spec, consumer, redis, deadLetters, metrics, clock, this::later, this::slotFreed,
                 waiting -> handedOver.accept(waiting), this::offer);
         this.parking = new Parking(spec, deadLetters, metrics, this::later, this::slotFreed);
+        this.tracer = tracer;
     }
 
     public QueueSpec spec() {
@@ -203,25 +207,38 @@ public final class QueueWorker {
 
     private void run(Job job) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        AttemptSpan span = tracer == null ? null : tracer.start(job);
         if (stopped || gate == Gate.PAUSED) {
-            settle(job, Decision.RELEASE, null, now);
+            settle(job, Decision.RELEASE, null, now, span);
             return;
         }
         if (!RetryPolicy.mayRun(job.attempt(), job.maxAttempts())) {
-            settle(job, Decision.PARK_EXHAUSTED, Failure.overBudget(job.attempt(), job.maxAttempts()), null);
+            settle(job, Decision.PARK_EXHAUSTED, Failure.overBudget(job.attempt(), job.maxAttempts()), null, span);
             return;
         }
-        attempts.run(job, failure -> settle(job, RetryPolicy.decide(failure, job.attempt(), job.maxAttempts()),
-                failure, now));
+        attempts.run(job, span, failure -> settle(job, RetryPolicy.decide(failure, job.attempt(), job.maxAttempts()),
+                failure, now, span));
     }
 
-    private void settle(Job job, Decision decision, Failure failure, Instant attemptedAt) {
+    /** With tracing on, a failure's write runs in the attempt's span (its log lines carry it), which then ends. */
+    private void settle(Job job, Decision decision, Failure failure, Instant attemptedAt, AttemptSpan span) {
+        if (span == null || decision == Decision.ACK) {
+            write(job, decision, failure, attemptedAt, span);
+        } else {
+            span.run(() -> write(job, decision, failure, attemptedAt, span));
+        }
+        if (span != null) {
+            AttemptEnds.end(span, decision, failure);
+        }
+    }
+
+    private void write(Job job, Decision decision, Failure failure, Instant attemptedAt, AttemptSpan span) {
         switch (decision) {
             case ACK -> outcomes.done(job);
             case RETRY_LATER -> outcomes.retryLater(job, failure);
             case RELEASE -> outcomes.release(job);
             case PARK_TERMINAL, PARK_EXHAUSTED -> parking.park(job, consumer, decision.failureKind(), failure,
-                    attemptedAt);
+                    attemptedAt, span);
         }
     }
 
@@ -229,7 +246,7 @@ public final class QueueWorker {
     void parkMissing(StreamAccess.Seen seen) {
         Job job = new Job(spec.name(), spec.stream(), seen.id(), seen.deliveryCount(), spec.maxAttempts(), Map.of());
         slots.hold();
-        parking.park(job, seen.owner(), "missing", Failure.missing(spec.stream()), null);
+        parking.park(job, seen.owner(), "missing", Failure.missing(spec.stream()), null, null);
     }
 
     private void slotFreed() {

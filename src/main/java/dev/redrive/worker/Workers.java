@@ -28,6 +28,7 @@ import dev.redrive.observe.QueueStates;
 import dev.redrive.redis.BlockingReads;
 import dev.redrive.redis.StreamAccess;
 import dev.redrive.redis.StreamInfo;
+import dev.redrive.trace.Tracing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -77,6 +78,9 @@ public class Workers implements QueueStates {
     Vertx vertx;
 
     @Inject
+    Tracing tracing;
+
+    @Inject
     Clock clock;
 
     private String consumer;
@@ -124,7 +128,8 @@ public class Workers implements QueueStates {
             QueueWorker[] self = new QueueWorker[1];
             var handler = abandonable(handlers.forQueue(spec, state -> onCircuit(self[0], state)));
             var reader = reads.reader(spec.stream(), spec.group(), consumer, config.redisTimeout());
-            QueueWorker worker = new QueueWorker(spec, consumer, redis, reader, deadLetters, handler, m, vertx, clock);
+            QueueWorker worker = new QueueWorker(spec, consumer, redis, reader, deadLetters, handler, m, vertx, clock,
+                    tracing.forQueue(spec.stream(), spec.group()));
             self[0] = worker;
             workers.put(spec.name(), worker);
             RetryScheduler retries = new RetryScheduler(worker, redis, vertx, clock);

@@ -13,6 +13,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import dev.redrive.job.Job;
 import dev.redrive.job.JobHandler;
 import dev.redrive.job.TerminalJobException;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.mutiny.Uni;
 
@@ -27,7 +29,9 @@ import io.smallrye.mutiny.Uni;
 @Identifier("scripted")
 public class ScriptedHandler implements JobHandler {
 
-    public record Attempt(String jobId, int attempt, Instant startedAt, Map<String, byte[]> fields, String idempotencyKey) {
+    /** @param currentSpan the span current when the handler was called (invalid with tracing off) */
+    public record Attempt(String jobId, int attempt, Instant startedAt, Map<String, byte[]> fields, String idempotencyKey,
+            SpanContext currentSpan) {
     }
 
     private final List<Attempt> attempts = new CopyOnWriteArrayList<>();
@@ -37,7 +41,8 @@ public class ScriptedHandler implements JobHandler {
 
     @Override
     public Uni<Void> handle(Job job) {
-        attempts.add(new Attempt(job.jobId(), job.attempt(), Instant.now(), job.fields(), job.idempotencyKey()));
+        attempts.add(new Attempt(job.jobId(), job.attempt(), Instant.now(), job.fields(), job.idempotencyKey(),
+                Span.current().getSpanContext()));
         int now = runningNow.computeIfAbsent(job.jobId(), k -> new AtomicInteger()).incrementAndGet();
         mostAtOnce.merge(job.jobId(), now, Math::max);
         String kind = job.text("kind").orElse("ok");
