@@ -1,15 +1,12 @@
 package dev.redrive.worker;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
-
-import org.jboss.logging.Logger;
 
 import dev.redrive.config.QueueSpec;
 import dev.redrive.deadletter.DeadLetterWriter;
@@ -41,8 +38,6 @@ import io.vertx.mutiny.core.Vertx;
  */
 public final class QueueWorker {
 
-    private static final Logger LOG = Logger.getLogger(QueueWorker.class);
-    private static final Duration REDIS_ERROR_PAUSE = Duration.ofSeconds(1);
 
     /** Whether the queue takes work: paused while its circuit is open, one probe at a time after. */
     enum Gate {
@@ -51,14 +46,14 @@ public final class QueueWorker {
 
     private final QueueSpec spec;
     private final String consumer;
-    private final StreamAccess redis;
-    private final BlockingReader reader;
+    private final NewEntries reads;
     private final Attempts attempts;
     private final QueueMetrics metrics;
     private final Vertx vertx;
     private final Clock clock;
     private final Outcomes outcomes;
     private final Parking parking;
+    private final Settlement settlement;
     private final QueueTracer tracer; // null when tracing is off: nothing of it is built per job
 
     private final Slots slots = new Slots();
@@ -72,8 +67,7 @@ public final class QueueWorker {
             Clock clock, QueueTracer tracer) {
         this.spec = spec;
         this.consumer = consumer;
-        this.redis = redis;
-        this.reader = reader;
+        this.reads = new NewEntries(spec, consumer, redis, reader, vertx);
         this.attempts = new Attempts(handler, metrics);
         this.metrics = metrics;
         this.vertx = vertx;
@@ -81,6 +75,7 @@ public final class QueueWorker {
         this.outcomes = new Outcomes(spec, consumer, redis, deadLetters, metrics, clock, this::later, this::slotFreed,
                 waiting -> handedOver.accept(waiting), this::offer);
         this.parking = new Parking(spec, deadLetters, metrics, this::later, this::slotFreed);
+        this.settlement = new Settlement(consumer, outcomes, parking);
         this.tracer = tracer;
     }
 
@@ -100,7 +95,7 @@ public final class QueueWorker {
     /** Stops reading and claiming; running jobs finish on their own. */
     public void stop() {
         stopped = true;
-        reader.leave(spec.stream());
+        reads.stopWaiting();
     }
 
     /** True once nothing of this worker is running, waiting to run, or being read. */
@@ -112,7 +107,7 @@ public final class QueueWorker {
     public void pause() {
         gate = Gate.PAUSED;
         metrics.paused(true);
-        reader.leave(spec.stream());
+        reads.stopWaiting();
     }
 
     /** Lets one job through at a time: the circuit breaker decides with it whether the provider is back. */
@@ -178,22 +173,8 @@ public final class QueueWorker {
         }
     }
 
-    /**
-     * Reads without blocking while the stream has entries; once it has none, waits in the shared
-     * reader, which holds no connection of the pool (a blocked read per queue would hold one each).
-     */
     private void read(int count) {
-        redis.readNew(spec.stream(), spec.group(), consumer, count).subscribe().with(entries -> {
-            if (entries.isEmpty() && !stopped && gate != Gate.PAUSED) {
-                reader.join(spec.stream(), count, spec.block(), this::readAnswered);
-            } else {
-                readAnswered(entries);
-            }
-        }, error -> {
-            slots.read(List.of());
-            LOG.warnf("reading %s failed (%s); trying again in %s", spec.stream(), error.getMessage(), REDIS_ERROR_PAUSE);
-            vertx.setTimer(REDIS_ERROR_PAUSE.toMillis(), t -> pump());
-        });
+        reads.read(count, () -> !stopped && gate != Gate.PAUSED, this::readAnswered, this::pump);
     }
 
     private void readAnswered(List<StreamAccess.Entry> entries) {
@@ -209,37 +190,15 @@ public final class QueueWorker {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         AttemptSpan span = tracer == null ? null : tracer.start(job);
         if (stopped || gate == Gate.PAUSED) {
-            settle(job, Decision.RELEASE, null, now, span);
+            settlement.settle(job, Decision.RELEASE, null, now, span);
             return;
         }
         if (!RetryPolicy.mayRun(job.attempt(), job.maxAttempts())) {
-            settle(job, Decision.PARK_EXHAUSTED, Failure.overBudget(job.attempt(), job.maxAttempts()), null, span);
+            settlement.settle(job, Decision.PARK_EXHAUSTED, Failure.overBudget(job.attempt(), job.maxAttempts()), null, span);
             return;
         }
-        attempts.run(job, span, failure -> settle(job, RetryPolicy.decide(failure, job.attempt(), job.maxAttempts()),
+        attempts.run(job, span, failure -> settlement.settle(job, RetryPolicy.decide(failure, job.attempt(), job.maxAttempts()),
                 failure, now, span));
-    }
-
-    /** With tracing on, a failure's write runs in the attempt's span (its log lines carry it), which then ends. */
-    private void settle(Job job, Decision decision, Failure failure, Instant attemptedAt, AttemptSpan span) {
-        if (span == null || decision == Decision.ACK) {
-            write(job, decision, failure, attemptedAt, span);
-        } else {
-            span.run(() -> write(job, decision, failure, attemptedAt, span));
-        }
-        if (span != null) {
-            AttemptEnds.end(span, decision, failure);
-        }
-    }
-
-    private void write(Job job, Decision decision, Failure failure, Instant attemptedAt, AttemptSpan span) {
-        switch (decision) {
-            case ACK -> outcomes.done(job);
-            case RETRY_LATER -> outcomes.retryLater(job, failure);
-            case RELEASE -> outcomes.release(job);
-            case PARK_TERMINAL, PARK_EXHAUSTED -> parking.park(job, consumer, decision.failureKind(), failure,
-                    attemptedAt, span);
-        }
     }
 
     /** Parks a pending entry whose stream entry is gone, with what is still known of it. */

@@ -1,0 +1,64 @@
+package dev.redrive.worker;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+
+import org.jboss.logging.Logger;
+
+import dev.redrive.config.QueueSpec;
+import dev.redrive.redis.BlockingReader;
+import dev.redrive.redis.StreamAccess;
+import io.vertx.mutiny.core.Vertx;
+
+/**
+ * How a queue reads new entries: without blocking while its stream has any (on the shared pool),
+ * and once it has none by waiting in its group's {@link BlockingReader}, which holds no connection
+ * of the pool (a blocked read per queue would hold one each, and a thousand queues would starve
+ * the acks and claims behind them).
+ */
+final class NewEntries {
+
+    /** Logged under QueueWorker, as before reading had a class of its own. */
+    private static final Logger LOG = Logger.getLogger(QueueWorker.class);
+    private static final Duration REDIS_ERROR_PAUSE = Duration.ofSeconds(1);
+
+    private final QueueSpec spec;
+    private final String consumer;
+    private final StreamAccess redis;
+    private final BlockingReader reader;
+    private final Vertx vertx;
+
+    NewEntries(QueueSpec spec, String consumer, StreamAccess redis, BlockingReader reader, Vertx vertx) {
+        this.spec = spec;
+        this.consumer = consumer;
+        this.redis = redis;
+        this.reader = reader;
+        this.vertx = vertx;
+    }
+
+    /**
+     * Up to {@code count} new entries to {@code answer}: at once when there are some, else once some
+     * arrive (or none, when {@link #stopWaiting} ends the wait or {@code mayWait} says no). After a
+     * failure {@code answer} gets none, and {@code retry} runs after a pause.
+     */
+    void read(int count, BooleanSupplier mayWait, Consumer<List<StreamAccess.Entry>> answer, Runnable retry) {
+        redis.readNew(spec.stream(), spec.group(), consumer, count).subscribe().with(entries -> {
+            if (entries.isEmpty() && mayWait.getAsBoolean()) {
+                reader.join(spec.stream(), count, spec.block(), answer);
+            } else {
+                answer.accept(entries);
+            }
+        }, error -> {
+            answer.accept(List.of());
+            LOG.warnf("reading %s failed (%s); trying again in %s", spec.stream(), error.getMessage(), REDIS_ERROR_PAUSE);
+            vertx.setTimer(REDIS_ERROR_PAUSE.toMillis(), t -> retry.run());
+        });
+    }
+
+    /** Ends a wait for new entries: its answer comes at once, with none (or with what was just read). */
+    void stopWaiting() {
+        reader.leave(spec.stream());
+    }
+}
