@@ -194,11 +194,12 @@ public final class QueueWorker {
             return;
         }
         if (!RetryPolicy.mayRun(job.attempt(), job.maxAttempts())) {
-            settlement.settle(job, Decision.PARK_EXHAUSTED, Failure.overBudget(job.attempt(), job.maxAttempts()), null, span);
+            Failure over = Failure.overBudget(job.attempt(), job.maxAttempts());
+            settlement.settle(job, Decision.PARK_EXHAUSTED, over, null, span);
             return;
         }
-        attempts.run(job, span, failure -> settlement.settle(job, RetryPolicy.decide(failure, job.attempt(), job.maxAttempts()),
-                failure, now, span));
+        attempts.run(job, span, failure -> settlement.settle(job,
+                RetryPolicy.decide(failure, job.attempt(), job.maxAttempts()), failure, now, span));
     }
 
     /** Parks a pending entry whose stream entry is gone, with what is still known of it. */
