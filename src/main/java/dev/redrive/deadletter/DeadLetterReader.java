@@ -1,11 +1,10 @@
 package dev.redrive.deadletter;
 
-import java.util.ArrayList;
-import java.util.Comparator;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -38,6 +37,8 @@ public class DeadLetterReader {
     @Inject
     ReplayTargets targets;
 
+    @Inject
+    Clock clock;
 
     /** Enough of the two ends of a stream for their dead-at. */
     private static final int SMALL_VALUE = 64;
@@ -62,26 +63,9 @@ public class DeadLetterReader {
         Uni<List<Excerpt>> newest = read(deadLetters, "newest", "+", "-", 1, SMALL_VALUE, SMALL_ENTRY);
         Uni<Map<String, String>> stats = reads.stats(deadLetters);
         return Uni.combine().all().unis(depth, oldest, newest, stats).asTuple().map(t -> {
-            Map<String, Long> byOrigin = new TreeMap<>();
-            Map<String, Long> byFailure = new TreeMap<>();
-            Map<String, Long> byFingerprint = new TreeMap<>();
-            Map<String, String> texts = new TreeMap<>();
-            t.getItem4().forEach((field, value) -> StatsField.parse(field).ifPresent(counted -> {
-                switch (counted.field()) {
-                    case ORIGIN -> byOrigin.put(counted.key(), parse(value));
-                    case FAILURE -> byFailure.put(counted.key(), parse(value));
-                    case FINGERPRINT -> byFingerprint.put(counted.key(), parse(value));
-                    case FINGERPRINT_TEXT -> texts.put(counted.key(), value);
-                    case PARKED -> {
-                        // the depth comes from XLEN, which can't drift
-                    }
-                }
-            }));
-            List<DeadLetterSummary.Cause> causes = new ArrayList<>();
-            byFingerprint.forEach((fp, n) -> causes.add(new DeadLetterSummary.Cause(fp, texts.getOrDefault(fp, ""), n)));
-            causes.sort(Comparator.comparingLong(DeadLetterSummary.Cause::count).reversed());
+            StatsHash counted = new StatsHash(t.getItem4());
             return new DeadLetterSummary(deadLetters, t.getItem1(), deadAt(t.getItem2()), deadAt(t.getItem3()),
-                    byOrigin, byFailure, causes);
+                    counted.byOrigin, counted.byFailure, counted.causes(), counted.parkedRecently(clock));
         });
     }
 
@@ -153,15 +137,7 @@ public class DeadLetterReader {
         return readPage(stream, order, start, end, count, valueBytes, entryBytes).map(found -> Excerpt.all(found.entries()));
     }
 
-    private static java.time.Instant deadAt(List<Excerpt> one) {
+    private static Instant deadAt(List<Excerpt> one) {
         return one.isEmpty() ? null : one.get(0).record().deadAt();
-    }
-
-    private static long parse(String value) {
-        try {
-            return Long.parseLong(value);
-        } catch (NumberFormatException e) {
-            return 0;
-        }
     }
 }
