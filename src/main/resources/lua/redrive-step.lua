@@ -23,21 +23,21 @@
 -- KEYS[6]  the replay ledger (lib/replay-entry.lua)
 -- KEYS[7]  the ledger's times
 -- KEYS[8..] every stream a replay may write to in this hash slot
--- ARGV[1..7] the filter (lib/filter.lua)
--- ARGV[8]  the runner (must hold the task, in state canary or running)
--- ARGV[9]  who started the task
--- ARGV[10] when (ISO-8601)
--- ARGV[11] note
--- ARGV[12] task id
--- ARGV[13] entries to examine at most
--- ARGV[14] entries to move at most (the pace)
+-- ARGV[1..8] the filter (lib/filter.lua)
+-- ARGV[9]  the runner (must hold the task, in state canary or running)
+-- ARGV[10] who started the task
+-- ARGV[11] when (ISO-8601)
+-- ARGV[12] note
+-- ARGV[13] task id
+-- ARGV[14] entries to examine at most
+-- ARGV[15] entries to move at most (the pace)
 --
 -- Returns { 'stopped' }             (finished, cancelled, or another runner holds it: nothing written)
 --         { 'ok', done, moved }     (done: 1 when the canary is full or the task's end is reached)
 -- Errors: a key it would write is of another type; found before the first write, nothing moved.
 
 local dlq, task, canaryList = KEYS[1], KEYS[4], KEYS[5]
-local filter, owner, budget, limit = filterAt(1), ARGV[8], tonumber(ARGV[13]), tonumber(ARGV[14])
+local filter, owner, budget, limit = filterAt(1), ARGV[9], tonumber(ARGV[14]), tonumber(ARGV[15])
 
 local held, state = holds(task, owner, { canary = true, running = true })
 if not held then
@@ -56,8 +56,8 @@ for i = 8, #KEYS do
   writable[KEYS[i]] = true
   origins[#origins + 1] = KEYS[i]
 end
-local how = { dlq = dlq, stats = KEYS[2], audit = KEYS[3], ledger = KEYS[6], ledgerAt = KEYS[7], actor = ARGV[9],
-  at = ARGV[10], note = ARGV[11], task = ARGV[12], taskKey = task, patch = {}, patchOrder = {}, moves = {} }
+local how = { dlq = dlq, stats = KEYS[2], audit = KEYS[3], ledger = KEYS[6], ledgerAt = KEYS[7], actor = ARGV[10],
+  at = ARGV[11], note = ARGV[12], task = ARGV[13], taskKey = task, patch = {}, patchOrder = {}, moves = {} }
 local refusal = replayRefusal(how, origins, { { task, 'hash' }, { canaryList, 'list' } })
 if refusal then
   return redis.error_reply('redrive-step.lua: nothing moved: ' .. refusal)

@@ -43,6 +43,7 @@ public class DeadLetterReader {
     /** Enough of the two ends of a stream for their dead-at. */
     private static final int SMALL_VALUE = 64;
     private static final int SMALL_ENTRY = 4096;
+    private static final int BRIEF_VALUE = 512;
 
     public List<String> knownStreams() {
         return targets.deadLetterStreams();
@@ -69,10 +70,27 @@ public class DeadLetterReader {
         });
     }
 
+    /** The summary of every dead-letter stream redrive knows, in the order of {@link #knownStreams()}. */
+    public Uni<List<DeadLetterSummary>> summaries() {
+        List<Uni<DeadLetterSummary>> summaries = knownStreams().stream().map(this::summary).toList();
+        if (summaries.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return Uni.join().all(summaries).andFailFast();
+    }
+
     /** One entry, each value cut to {@code redrive.reads.value-bytes}: what a view may hold of it. */
     public Uni<Optional<Excerpt>> excerpt(String deadLetters, String id) {
         return read(deadLetters, "oldest", id, id, 1, config.reads().valueBytes(), config.reads().entryBytes())
                 .map(found -> found.stream().findFirst());
+    }
+
+    /**
+     * One entry with each value cut to a few hundred bytes: enough of a record to name a cause's
+     * sample (its reason, error type, job, origin), whatever its payload holds.
+     */
+    public Uni<Optional<Excerpt>> brief(String deadLetters, String id) {
+        return read(deadLetters, "oldest", id, id, 1, BRIEF_VALUE, SMALL_ENTRY * 4).map(found -> found.stream().findFirst());
     }
 
     /**
