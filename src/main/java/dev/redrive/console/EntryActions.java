@@ -93,7 +93,12 @@ public class EntryActions {
                     + " names, " + values.size() + " values)");
         }
         String why = note == null || note.isBlank() ? null : note.trim();
+        String idempotencyKey = key == null || key.isBlank() || key.length() > 200 ? null : "console:" + key;
         return permits.run(() -> reader.excerpt(dlq, id)).flatMap(found -> {
+            if (found.isEmpty() && confirm != null && idempotencyKey != null) {
+                // A confirm clicked twice: the entry went with the first click, whose answer the key gets back.
+                return replay(dlq, id, Map.of(), why, idempotencyKey);
+            }
             Excerpt entry = found.orElseThrow(() -> Filters.gone(dlq, id));
             List<Change> changes = changes(entry, names, values);
             if (confirm == null) {
@@ -103,10 +108,13 @@ public class EntryActions {
             Map<String, byte[]> patch = new LinkedHashMap<>();
             changes.forEach(c -> patch.put(c.name(), c.text().getBytes(StandardCharsets.UTF_8)));
             ReplayPatches.requireWithin(patch, config.replay().maxBodyBytes());
-            String idempotencyKey = key == null || key.isBlank() || key.length() > 200 ? null : "console:" + key;
-            return replays.replay(new Replays.Request(dlq, id, patch, why, Callers.name(identity), idempotencyKey))
-                    .map(done -> Response.seeOther(URI.create(ConsoleUrls.entry(dlq, id))).build());
+            return replay(dlq, id, patch, why, idempotencyKey);
         });
+    }
+
+    private Uni<Response> replay(String dlq, String id, Map<String, byte[]> patch, String note, String idempotencyKey) {
+        return replays.replay(new Replays.Request(dlq, id, patch, note, Callers.name(identity), idempotencyKey))
+                .map(done -> Response.seeOther(URI.create(ConsoleUrls.entry(dlq, id))).build());
     }
 
     @POST
