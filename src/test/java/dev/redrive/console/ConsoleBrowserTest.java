@@ -107,7 +107,7 @@ class ConsoleBrowserTest {
         assertTrue(cause.getText().startsWith("6 "), cause.getText());
         browser.screenshot("causes");
 
-        handler.fix("declined"); // the provider is fixed: the redrive should now succeed
+        handler.fix(STREAM, "declined"); // the provider is fixed: the redrive should now succeed
         cause.findElement(By.tagName("summary")).click();
         WebElement canary = cause.findElement(By.name("canary"));
         canary.clear();

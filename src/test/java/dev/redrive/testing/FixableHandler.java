@@ -15,7 +15,9 @@ import io.smallrye.mutiny.Uni;
  * A handler with causes an operator can fix: a job names its {@code cause} ({@code declined},
  * {@code timeout}, {@code schema}); while that cause is broken the job fails terminally with a
  * message of its own kind (ids and numbers in it, which fingerprints normalise away), and once a
- * test {@link #fix}es it, jobs of that cause succeed. A job with no cause succeeds.
+ * test {@link #fix}es it on a stream, jobs of that cause on that stream succeed (each test class
+ * has its own stream, so one class's fix never changes another's jobs). A job with no cause
+ * succeeds.
  */
 @ApplicationScoped
 @Identifier("fixable")
@@ -27,7 +29,7 @@ public class FixableHandler implements JobHandler {
     public Uni<Void> handle(Job job) {
         String cause = job.text("cause").orElse("");
         String order = job.text("order").orElse("0");
-        if (cause.isEmpty() || fixed.contains(cause)) {
+        if (cause.isEmpty() || fixed.contains(job.stream() + " " + cause)) {
             return Uni.createFrom().voidItem();
         }
         String message = switch (cause) {
@@ -38,8 +40,8 @@ public class FixableHandler implements JobHandler {
         return Uni.createFrom().failure(new TerminalJobException(message));
     }
 
-    /** Jobs of this cause succeed from now on. */
-    public void fix(String cause) {
-        fixed.add(cause);
+    /** Jobs of this cause on this stream succeed from now on. */
+    public void fix(String stream, String cause) {
+        fixed.add(stream + " " + cause);
     }
 }
