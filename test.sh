@@ -12,5 +12,7 @@ apt_install() {
 
 command -v redis-server >/dev/null 2>&1 || apt_install redis-server
 command -v promtool >/dev/null 2>&1 || apt_install prometheus || echo "prometheus not installed: alert rule tests will say so and skip"
+# The console's browser tests drive Debian's chromium through Debian's chromedriver (no download).
+{ [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; } || apt_install chromium chromium-driver
 
 exec mvn -B verify "$@"

@@ -86,7 +86,7 @@ public class Bench {
         jar = Path.of(a.get("jar"));
         out = Path.of(a.get("out"));
         javaOpts = a.getOrDefault("java-opts", "");
-        String only = a.getOrDefault("only", "success,growth,failure,replay,latency,http,traced");
+        String only = a.getOrDefault("only", "success,growth,failure,replay,latency,http,traced,console");
         int latencySeconds = Integer.parseInt(a.getOrDefault("latency-seconds", "30"));
         int latencyRate = Integer.parseInt(a.getOrDefault("latency-rate", "5000"));
         int old = Integer.parseInt(a.getOrDefault("old", "1000000"));
@@ -112,6 +112,9 @@ public class Bench {
             }
             if (only.contains("traced")) {
                 traced();
+            }
+            if (only.contains("console")) {
+                console(Integer.parseInt(a.getOrDefault("console-entries", "100000")));
             }
         } finally {
             vertx.close();
@@ -384,13 +387,18 @@ public class Bench {
      * the class path), so the records are what redrive writes.
      */
     static void seedDeadLetters(int n) throws Exception {
+        seedDeadLetters(n, List.of(new Fingerprint("bench0000", "bench: always fails")), List.of("bench handler always fails"));
+    }
+
+    /** As above, the i-th entry with the cause {@code causes[i % k]} and its reason. */
+    static void seedDeadLetters(int n, List<Fingerprint> causes, List<String> reasons) throws Exception {
         String sha = call("SCRIPT", "LOAD", new LuaScripts().body(LuaScripts.Script.DEAD_LETTER)).toString();
         String origin = "bench-origin";
         call("DEL", origin);
         gen(origin, n, 0);
         call("XGROUP", "CREATE", origin, GROUP, "0");
         Instant now = Instant.now();
-        Fingerprint cause = new Fingerprint("bench0000", "bench: always fails");
+        int seeded = 0;
         List<String> keys = List.of(origin, DLQ, RedisKeys.deadLetterStats(DLQ), RedisKeys.notBefore(origin),
                 RedisKeys.replayed(DLQ), RedisKeys.replayedAt(DLQ));
         for (int done = 0; done < n; ) {
@@ -398,13 +406,15 @@ public class Bench {
             List<Request> parks = new ArrayList<>();
             for (Response e : r.get(0).get(1)) {
                 String id = e.get(0).toString();
+                Fingerprint cause = causes.get(seeded % causes.size());
+                String reason = reasons.get(seeded++ % reasons.size());
                 Request q = Request.cmd(Command.EVALSHA).arg(sha).arg(keys.size());
                 keys.forEach(q::arg);
                 // dead-letter.lua's ARGV: group, forget-before, then per job id, kind, fingerprint, its text,
                 // the record's length and the record
                 q.arg(GROUP).arg("0").arg(id).arg("exhausted").arg(cause.id()).arg(cause.text());
                 List<String> record = new DeadLetterRecord(STREAM, id, GROUP, "seed", "bench", "exhausted", "bench",
-                        "bench handler always fails", cause, 3, 3, now, now, now).pairs();
+                        reason, cause, 3, 3, now, now, now).pairs();
                 q.arg(record.size());
                 record.forEach(q::arg);
                 parks.add(q);
@@ -412,6 +422,75 @@ public class Bench {
             conn.batch(parks).toCompletionStage().toCompletableFuture().get();
             done += parks.size();
         }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // 7. the operator console over a deep dead-letter stream: Overview and Causes read counters,
+    //    the Entries page reads one page of a filter (issue 13: < 300 ms, < 300 ms, < 1 s)
+
+    static void console(int n) throws Exception {
+        call("FLUSHALL");
+        call("XGROUP", "CREATE", STREAM, GROUP, "$", "MKSTREAM");
+        // Five causes, one of them rare (1 in 100): the filtered page has to look past many entries.
+        List<Fingerprint> causes = new ArrayList<>();
+        List<String> reasons = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            String reason = i == 0 ? "card declined for order " + i
+                    : List.of("HTTP 503 from ledger", "timeout after 30000 ms", "field 'sku' missing in doc " + i,
+                            "connection refused by 10.0.0." + i).get(i % 4);
+            reasons.add(reason);
+            causes.add(Fingerprint.of("bench-error", reason));
+        }
+        log("console: seeding %,d dead letters in %s with dead-letter.lua", n, DLQ);
+        seedDeadLetters(n, causes, reasons);
+        check(call("XLEN", DLQ).toLong() == n, "seeded %d, want %d", call("XLEN", DLQ).toLong(), n);
+        String rare = causes.get(0).id();
+        String dlq = java.net.URLEncoder.encode(DLQ, StandardCharsets.UTF_8);
+        try (Service s = Service.start("console", "noop", Map.of())) {
+            HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+            HttpResponse<String> login = http.send(HttpRequest.newBuilder(URI.create(s.api() + "/console/j_security_check"))
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .POST(HttpRequest.BodyPublishers.ofString("j_username=" + BENCH_USER + "&j_password=" + BENCH_PASSWORD))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            String cookie = login.headers().allValues("set-cookie").stream().filter(c -> c.startsWith("redrive-console="))
+                    .map(c -> c.substring(0, c.indexOf(';'))).findFirst().orElse(null);
+            check(cookie != null, "console login answered %d without a session cookie", login.statusCode());
+            timePage(http, s, cookie, "console Overview (100,000 dead letters)", "/console", n, 300);
+            timePage(http, s, cookie, "console Causes (100,000 dead letters)", "/console/dlq/" + dlq + "/causes", n, 300);
+            timePage(http, s, cookie, "console Entries filtered to a 1% cause (100,000 dead letters)",
+                    "/console/dlq/" + dlq + "/entries?fingerprint=" + rare + "&text=declined", n, 1000);
+        }
+    }
+
+    /** 20 warm-up requests, then 50 timed ones, one after the other; a JSON line of their times. */
+    static void timePage(HttpClient http, Service s, String cookie, String name, String path, int n, int targetMs)
+            throws Exception {
+        HttpRequest get = HttpRequest.newBuilder(URI.create(s.api() + path)).header("Cookie", cookie).GET().build();
+        List<Double> ms = new ArrayList<>();
+        int bytes = 0;
+        for (int i = 0; i < 70; i++) {
+            long t0 = System.nanoTime();
+            HttpResponse<String> r = http.send(get, HttpResponse.BodyHandlers.ofString());
+            double took = (System.nanoTime() - t0) / 1e6;
+            check(r.statusCode() == 200, "%s answered %d: %s", path, r.statusCode(), r.body());
+            bytes = r.body().length();
+            if (i >= 20) {
+                ms.add(took);
+            }
+        }
+        ms.sort(null);
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", name);
+        m.put("dead_letters", n);
+        m.put("path", path);
+        m.put("requests", ms.size());
+        m.put("p50_ms", round1(ms.get(ms.size() / 2)));
+        m.put("p95_ms", round1(ms.get((int) Math.ceil(ms.size() * 0.95) - 1)));
+        m.put("max_ms", round1(ms.get(ms.size() - 1)));
+        m.put("target_ms", targetMs);
+        m.put("met", ms.get((int) Math.ceil(ms.size() * 0.95) - 1) < targetMs);
+        m.put("page_chars", bytes);
+        emit(m);
     }
 
     // ---------------------------------------------------------------------------------------------

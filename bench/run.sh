@@ -6,7 +6,8 @@
 # Usage: bench/run.sh [--jobs N] [--reps R] [--only LIST] [--concurrency C] [--peers]
 #   --jobs N         success-path jobs (default 200000); failure path N/10, replay N/2, HTTP N/4
 #   --reps R         timed repetitions of the success and cost-growth runs, interleaved (default 5)
-#   --only LIST      comma list of: success,growth,failure,replay,latency,http,traced (default all)
+#   --only LIST      comma list of: success,growth,failure,replay,latency,http,traced,console (default all);
+#                    console: 100,000 dead letters, the console's Overview, Causes and a filtered Entries page
 #   --concurrency C  the queue's concurrency (default 1000; batch is min(C, 200) as redrive defaults)
 #   --latency-seconds S   length of the latency run (default 30)
 #   --peers          afterwards, run a private copy of the peers ($PEERS_DIR, default
@@ -22,7 +23,7 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(dirname "$HERE")"
 cd "$ROOT"
 
-JOBS=200000; REPS=5; ONLY="success,growth,failure,replay,latency,http"; CONC=1000; LAT_S=30; PEERS=0; BUILD=1
+JOBS=200000; REPS=5; ONLY="success,growth,failure,replay,latency,http,console"; CONC=1000; LAT_S=30; PEERS=0; BUILD=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --jobs) JOBS="${2:?}"; shift 2 ;;

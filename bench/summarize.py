@@ -66,3 +66,8 @@ h = med("HTTP handler")
 if h is not None:
     print(f"  {'HTTP handler jobs/s (no target; cost of the outbound call)':<58} {h:>10,.1f}"
           + (f"  = {h / s:.0%} of the no-op success path" if s else ""))
+
+for r in rows:
+    if r["name"].startswith("console "):
+        print(f"  {r['name'][:58]:<58} p50 {r['p50_ms']} / p95 {r['p95_ms']} ms  target < {r['target_ms']} ms  "
+              f"{'MET' if r['met'] else 'MISSED'}")

@@ -45,6 +45,16 @@
 --   { 'not-pending' }               not pending in the group any more (someone acked or parked it)
 --   { 'wrong-type', sentence }      not parked, nothing written for it: it stays pending
 
+-- A record field's value among XADD's arguments (name, value pairs after the key and '*'), '' if absent.
+local function recordField(args, name)
+  for j = 3, #args - 1, 2 do
+    if args[j] == name then
+      return args[j + 1]
+    end
+  end
+  return ''
+end
+
 local origin, dlq, stats, notBefore, ledger, ledgerAt = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local group, forgetBefore = ARGV[1], ARGV[2]
 
@@ -146,7 +156,8 @@ for _, job in ipairs(toPark) do
   if job.byTask then
     failedBy[job.byTask] = failedBy[job.byTask] + 1
   end
-  countDeadLetter(1, job.kind, origin, job.fingerprint, job.text)
+  countDeadLetter(1, job.kind, origin, job.fingerprint, recordField(job.args, 'job'), job.text,
+    recordField(job.args, 'dead-at'), results[job.at][2])
 end
 
 -- Acked together: each job's record is written above, in this same script.

@@ -59,6 +59,7 @@ args[#args + 1] = record['origin-id'] or ''
 local auditId = redis.call('XADD', unpack(args))
 redis.call('XDEL', dlq, id)
 
-countDeadLetter(-1, record['failure'] or '', record['origin-stream'] or '', record['fingerprint'] or '')
+countDeadLetter(-1, record['failure'] or '', record['origin-stream'] or '', record['fingerprint'] or '',
+  record['job'] or '')
 flushCounts(stats)
 return { 'discarded', auditId }

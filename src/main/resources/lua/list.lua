@@ -10,20 +10,20 @@
 -- snapshot holds; the snapshot is left out. Reads only (no-writes: it may run on a replica).
 --
 -- KEYS[1]  dead-letter stream
--- ARGV[1..7] the filter (lib/filter.lua)
--- ARGV[8]  'newest' or 'oldest'
--- ARGV[9]  cursor (exclusive) or ''
--- ARGV[10] entries wanted
--- ARGV[11] entries to examine at most
--- ARGV[12] bytes kept of each value
--- ARGV[13] bytes kept of one entry and of the whole page (the page ends early past it)
+-- ARGV[1..8] the filter (lib/filter.lua)
+-- ARGV[9]  'newest' or 'oldest'
+-- ARGV[10] cursor (exclusive) or ''
+-- ARGV[11] entries wanted
+-- ARGV[12] entries to examine at most
+-- ARGV[13] bytes kept of each value
+-- ARGV[14] bytes kept of one entry and of the whole page (the page ends early past it)
 --
 -- Returns { next cursor or '' at the end, entries examined,
 --           { id, { name, value cut short, full length, ... }, fields left out }, ... }
 
 local dlq, filter = KEYS[1], filterAt(1)
-local newest, cursor, wanted, budget = ARGV[8] == 'newest', ARGV[9], tonumber(ARGV[10]), tonumber(ARGV[11])
-local valueLimit, byteLimit = tonumber(ARGV[12]), tonumber(ARGV[13])
+local newest, cursor, wanted, budget = ARGV[9] == 'newest', ARGV[10], tonumber(ARGV[11]), tonumber(ARGV[12])
+local valueLimit, byteLimit = tonumber(ARGV[13]), tonumber(ARGV[14])
 
 local out = { '', 0 }
 local examined, found, bytes = 0, 0, 0

@@ -11,15 +11,15 @@
 --
 -- KEYS[1]  dead-letter stream
 -- KEYS[2]  the redrive task hash                 (same hash slot)
--- ARGV[1..7] the filter (lib/filter.lua)
--- ARGV[8]  the runner (must hold the task, in state counting)
--- ARGV[9]  entries to examine at most
+-- ARGV[1..8] the filter (lib/filter.lua)
+-- ARGV[9]  the runner (must hold the task, in state counting)
+-- ARGV[10] entries to examine at most
 --
 -- Returns { 'stopped' }       (finished, cancelled, or another runner holds it: nothing written)
 --         { 'ok', done }      (done: 1 when the count reached the task's end, else 0)
 
 local dlq, task = KEYS[1], KEYS[2]
-local filter, owner, budget = filterAt(1), ARGV[8], tonumber(ARGV[9])
+local filter, owner, budget = filterAt(1), ARGV[9], tonumber(ARGV[10])
 
 if not holds(task, owner, { counting = true }) then
   return { 'stopped' }

@@ -23,15 +23,15 @@
 -- KEYS[6]  the replay ledger (lib/replay-entry.lua)
 -- KEYS[7]  the ledger's times
 -- KEYS[8..] every stream a replay may write to in this hash slot
--- ARGV[1..7] the filter (lib/filter.lua)
--- ARGV[8]  the runner (must hold the task, in state canary or running)
--- ARGV[9]  who started the task
--- ARGV[10] when (ISO-8601)
--- ARGV[11] note
--- ARGV[12] task id
--- ARGV[13] entries to examine at most
--- ARGV[14] entries to move at most (the pace)
--- ARGV[15] the step's span's traceparent, written into every entry it moves and into its audit
+-- ARGV[1..8] the filter (lib/filter.lua)
+-- ARGV[9]  the runner (must hold the task, in state canary or running)
+-- ARGV[10] who started the task
+-- ARGV[11] when (ISO-8601)
+-- ARGV[12] note
+-- ARGV[13] task id
+-- ARGV[14] entries to examine at most
+-- ARGV[15] entries to move at most (the pace)
+-- ARGV[16] the step's span's traceparent, written into every entry it moves and into its audit
 --          record ('' with tracing off: the entries keep the producer's traceparent)
 --
 -- Returns { 'stopped' }             (finished, cancelled, or another runner holds it: nothing written)
@@ -40,7 +40,7 @@
 -- Errors: a key it would write is of another type; found before the first write, nothing moved.
 
 local dlq, task, canaryList = KEYS[1], KEYS[4], KEYS[5]
-local filter, owner, budget, limit = filterAt(1), ARGV[8], tonumber(ARGV[13]), tonumber(ARGV[14])
+local filter, owner, budget, limit = filterAt(1), ARGV[9], tonumber(ARGV[14]), tonumber(ARGV[15])
 
 local held, state = holds(task, owner, { canary = true, running = true })
 if not held then
@@ -59,9 +59,9 @@ for i = 8, #KEYS do
   writable[KEYS[i]] = true
   origins[#origins + 1] = KEYS[i]
 end
-local how = { dlq = dlq, stats = KEYS[2], audit = KEYS[3], ledger = KEYS[6], ledgerAt = KEYS[7], actor = ARGV[9],
-  at = ARGV[10], note = ARGV[11], task = ARGV[12], taskKey = task, patch = {}, patchOrder = {}, moves = {},
-  traceparent = ARGV[15] or '' }
+local how = { dlq = dlq, stats = KEYS[2], audit = KEYS[3], ledger = KEYS[6], ledgerAt = KEYS[7], actor = ARGV[10],
+  at = ARGV[11], note = ARGV[12], task = ARGV[13], taskKey = task, patch = {}, patchOrder = {}, moves = {},
+  traceparent = ARGV[16] or '' }
 local traces = {}
 local refusal = replayRefusal(how, origins, { { task, 'hash' }, { canaryList, 'list' } })
 if refusal then

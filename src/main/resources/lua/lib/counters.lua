@@ -4,6 +4,13 @@
 -- A dead letter counts in `parked` and under its failure kind, origin stream and fingerprint
 -- (failure:<kind>, origin:<stream>, fingerprint:<hash>); the fingerprint's text is kept beside its
 -- counter (fingerprint-text:<hash>) for listings, and dropped with it when the counter reaches zero.
+-- For the console's causes, a fingerprint also counts its dead letters per origin and per job
+-- (fingerprint-origin:<hash>:<origin>, fingerprint-job:<hash>:<job>; a hash is 12 hex digits, so
+-- the key splits after it) and keeps the dead-at of its first and latest park since it last had
+-- none (fingerprint-first:<hash>, fingerprint-last:<hash>) and the id of its latest dead letter
+-- (fingerprint-sample:<hash>): all dropped with its counter. parked-minute:<MM> holds
+-- '<YYYY-MM-DDTHH:MM> <n>', the parks in the latest minute with that minute of the hour, so the
+-- rate of the last minutes is read from at most 60 fields, whatever the depth.
 
 -- Adds `delta` to a counter of a hash (dropped at zero or below) and returns the new value. Read
 -- and set rather than HINCRBY, which fails on a value that is not an integer: a counter someone
@@ -20,7 +27,7 @@ end
 
 -- Changes are gathered while a script works and written once at its end (flushCounts): a call
 -- that parks or moves many entries writes each counter once.
-local counted = { deltas = {}, order = {}, texts = {} }
+local counted = { deltas = {}, order = {}, texts = {}, first = {}, last = {}, sample = {}, minutes = {} }
 
 local function countField(field, delta)
   if counted.deltas[field] == nil then
@@ -30,25 +37,71 @@ local function countField(field, delta)
   counted.deltas[field] = counted.deltas[field] + delta
 end
 
--- One dead letter counted in (delta 1, with its fingerprint's text) or out (delta -1, text nil).
-local function countDeadLetter(delta, failure, origin, fingerprint, text)
+-- One dead letter counted in (delta 1, with its fingerprint's text, its dead-at and its new id) or
+-- out (delta -1, text, deadAt and id nil).
+local function countDeadLetter(delta, failure, origin, fingerprint, job, text, deadAt, id)
   countField('parked', delta)
   countField('failure:' .. failure, delta)
   countField('origin:' .. origin, delta)
   countField('fingerprint:' .. fingerprint, delta)
+  countField('fingerprint-origin:' .. fingerprint .. ':' .. origin, delta)
+  countField('fingerprint-job:' .. fingerprint .. ':' .. job, delta)
   if text then
     counted.texts[fingerprint] = text
   end
+  if deadAt and deadAt ~= '' then
+    if not counted.first[fingerprint] then
+      counted.first[fingerprint] = deadAt
+    end
+    counted.last[fingerprint] = deadAt
+    local minute = string.sub(deadAt, 1, 16)
+    counted.minutes[minute] = (counted.minutes[minute] or 0) + 1
+  end
+  if id then
+    counted.sample[fingerprint] = id
+  end
+end
+
+-- Adds n parks to the ring of minutes (parked-minute:<MM>), starting again where the stored value
+-- is of an older minute.
+local function countMinute(stats, minute, n)
+  local mm = string.match(minute, ':(%d%d)$')
+  if not mm then
+    return
+  end
+  local field = 'parked-minute:' .. mm
+  local stored = redis.call('HGET', stats, field)
+  local at, count = string.match(stored or '', '^(%S+) (%d+)$')
+  if at == minute then
+    n = n + tonumber(count)
+  elseif at and at > minute then
+    return -- a later minute already took the slot
+  end
+  redis.call('HSET', stats, field, minute .. ' ' .. string.format('%d', n))
 end
 
 -- Writes what was counted into the stats hash.
 local function flushCounts(stats)
   for _, field in ipairs(counted.order) do
     if addTo(stats, field, counted.deltas[field]) <= 0 and string.sub(field, 1, 12) == 'fingerprint:' then
-      redis.call('HDEL', stats, 'fingerprint-text:' .. string.sub(field, 13))
+      local fingerprint = string.sub(field, 13)
+      redis.call('HDEL', stats, 'fingerprint-text:' .. fingerprint, 'fingerprint-first:' .. fingerprint,
+        'fingerprint-last:' .. fingerprint, 'fingerprint-sample:' .. fingerprint)
     end
   end
   for fingerprint, text in pairs(counted.texts) do
     redis.call('HSETNX', stats, 'fingerprint-text:' .. fingerprint, text)
+  end
+  for fingerprint, at in pairs(counted.first) do
+    redis.call('HSETNX', stats, 'fingerprint-first:' .. fingerprint, at)
+  end
+  for fingerprint, at in pairs(counted.last) do
+    redis.call('HSET', stats, 'fingerprint-last:' .. fingerprint, at)
+  end
+  for fingerprint, id in pairs(counted.sample) do
+    redis.call('HSET', stats, 'fingerprint-sample:' .. fingerprint, id)
+  end
+  for minute, n in pairs(counted.minutes) do
+    countMinute(stats, minute, n)
   end
 end

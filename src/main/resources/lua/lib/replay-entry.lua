@@ -127,7 +127,7 @@ local function replayEntry(id, old, record, origin, how)
   ledgerTimes[#ledgerTimes + 1] = string.match(newId, '^%d+')
   ledgerTimes[#ledgerTimes + 1] = ledgerField
   replayedIds[#replayedIds + 1] = id
-  countDeadLetter(-1, record['failure'] or '', origin, record['fingerprint'] or '')
+  countDeadLetter(-1, record['failure'] or '', origin, record['fingerprint'] or '', record['job'] or '')
   if how.moves then
     how.moves[#how.moves + 1] = id .. ' ' .. newId .. ' ' .. record['origin-id'] .. ' ' .. origin
   else

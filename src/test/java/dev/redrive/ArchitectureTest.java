@@ -60,7 +60,7 @@ class ArchitectureTest {
     void redisKnowsNoPolicy() {
         noClasses().that().resideInAPackage("dev.redrive.redis..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.redrive.deadletter..", "dev.redrive.redrive..",
-                        "dev.redrive.worker..", "dev.redrive.api..", "dev.redrive.retry..")
+                        "dev.redrive.worker..", "dev.redrive.api..", "dev.redrive.console..", "dev.redrive.retry..")
                 .because("redis/ sends commands and scripts; when to send them is decided above it")
                 .check(MAIN);
     }
@@ -78,9 +78,9 @@ class ArchitectureTest {
                         "dev.redrive.trace..")))
                 .because("a bulk redrive is many replays, paced: the packages below it hold everything else")
                 .check(MAIN);
-        noClasses().that().resideOutsideOfPackages("dev.redrive.redrive..", "dev.redrive.api..")
+        noClasses().that().resideOutsideOfPackages("dev.redrive.redrive..", "dev.redrive.api..", "dev.redrive.console..")
                 .should().dependOnClassesThat().resideInAPackage("dev.redrive.redrive..")
-                .because("only the operator API starts, follows and cancels redrives")
+                .because("only the operator API and the console start, follow and cancel redrives")
                 .check(MAIN);
     }
 
@@ -117,11 +117,33 @@ class ArchitectureTest {
                 .check(MAIN);
     }
 
+    /**
+     * The console is a second face of the operator API: it checks requests with the API's own
+     * pieces (filters, roles, read permits, problems) and acts through the same services, so it is
+     * the one package allowed above {@code api}; nothing is built on the console.
+     */
     @Test
-    void nothingImportsApi() {
-        noClasses().that().resideOutsideOfPackage("dev.redrive.api..")
+    void onlyTheConsoleImportsApi() {
+        noClasses().that().resideOutsideOfPackages("dev.redrive.api..", "dev.redrive.console..")
                 .should().dependOnClassesThat().resideInAPackage("dev.redrive.api..")
-                .because("the REST API is the outermost layer: nothing is built on it")
+                .because("the REST API is the outermost layer but for the console, which is built on it")
+                .check(MAIN);
+        noClasses().that().resideOutsideOfPackage("dev.redrive.console..")
+                .should().dependOnClassesThat().resideInAPackage("dev.redrive.console..")
+                .because("the console is the outermost layer: nothing is built on it")
+                .check(MAIN);
+    }
+
+    /** The console acts and reads through deadletter/, redrive/ and api/: it sends no Redis command itself. */
+    @Test
+    void consoleNeverReachesRedisDirectly() {
+        noClasses().that().resideInAPackage("dev.redrive.console..")
+                .should().dependOnClassesThat().resideInAnyPackage(REDIS_CLIENT)
+                .because("every command the console causes is sent by the code the API uses too")
+                .check(MAIN);
+        noClasses().that().resideInAPackage("dev.redrive.console..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.redrive.redis..", "dev.redrive.worker..")
+                .because("the console asks the dead-letter and redrive services, never the layer below them")
                 .check(MAIN);
     }
 

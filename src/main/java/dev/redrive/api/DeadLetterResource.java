@@ -77,11 +77,7 @@ public class DeadLetterResource {
                     + "Built from counters kept beside each stream: the cost does not grow with its depth.")
     @APIResponse(responseCode = "200", description = "One summary per dead-letter stream")
     public Uni<List<DeadLetterSummary>> list() {
-        List<Uni<DeadLetterSummary>> summaries = store.knownStreams().stream().map(store::summary).toList();
-        if (summaries.isEmpty()) {
-            return Uni.createFrom().item(List.of());
-        }
-        return Uni.join().all(summaries).andFailFast();
+        return store.summaries();
     }
 
     @GET
@@ -111,9 +107,11 @@ public class DeadLetterResource {
             @Parameter(description = "Only this cause (12 hex digits, from GET /dlq)") @QueryParam("fingerprint") String fingerprint,
             @Parameter(description = "Only jobs parked at or after this instant (ISO-8601, years 0000 to 9999)") @QueryParam("deadFrom") String deadFrom,
             @Parameter(description = "Only jobs parked before this instant (ISO-8601, years 0000 to 9999)") @QueryParam("deadTo") String deadTo,
-            @Parameter(description = "Only these dead-letter ids, comma-separated (not empty)") @QueryParam("ids") String ids) {
+            @Parameter(description = "Only these dead-letter ids, comma-separated (not empty)") @QueryParam("ids") String ids,
+            @Parameter(description = "Only records whose reason or error type contains this text (case-insensitive, "
+                    + "up to 200 characters)") @QueryParam("text") String text) {
         Requests.onlyParams(uri, Set.of("count", "after", "order", "origin", "job", "failure", "fingerprint", "deadFrom",
-                "deadTo", "ids"));
+                "deadTo", "ids", "text"));
         store.requireKnown(dlq);
         int n = Requests.pageSize(count);
         String cursor = Requests.cursor(after);
@@ -121,8 +119,8 @@ public class DeadLetterResource {
         if (order != null && !order.equals("newest") && !order.equals("oldest")) {
             throw ProblemException.badRequest("order must be newest or oldest (got '" + order + "')");
         }
-        Filters.refuseEmptyParams(uri, "origin", "job", "failure", "fingerprint", "deadFrom", "deadTo", "ids");
-        EntryFilter filter = Filters.of(origin, job, failure, fingerprint, deadFrom, deadTo, Filters.idList(ids));
+        Filters.refuseEmptyParams(uri, "origin", "job", "failure", "fingerprint", "deadFrom", "deadTo", "ids", "text");
+        EntryFilter filter = Filters.of(origin, job, failure, fingerprint, deadFrom, deadTo, Filters.idList(ids), text);
         int repeat = config.replay().repeatOffenderAfter();
         return permits.run(() -> store.page(dlq, filter, newestFirst, n, cursor).map(page -> new EntryPage(
                 page.items().stream().map(e -> EntryView.of(e, repeat, false)).toList(), page.next(), page.examined())));

@@ -16,7 +16,7 @@ import dev.redrive.deadletter.EntryFilter;
  * closed: a value that is given must select something, so an empty id list, an empty name or a
  * time bound a record's dead-at can't hold is a 400, never "any".
  */
-final class Filters {
+public final class Filters {
 
     private static final Pattern FINGERPRINT = Pattern.compile("[0-9a-f]{12}");
 
@@ -30,11 +30,18 @@ final class Filters {
     private Filters() {
     }
 
+    /** The longest text a filter searches for in reasons and error types. */
+    static final int MAX_TEXT = 200;
+
     /** Every argument may be null (criterion not given); {@code ids} null means any id. */
-    static EntryFilter of(String origin, String job, String failure, String fingerprint, String deadFrom,
-            String deadTo, List<String> ids) {
+    public static EntryFilter of(String origin, String job, String failure, String fingerprint, String deadFrom,
+            String deadTo, List<String> ids, String text) {
         given("origin", origin);
         given("job", job);
+        given("text", text);
+        if (text != null && text.length() > MAX_TEXT) {
+            throw ProblemException.badRequest("text is limited to " + MAX_TEXT + " characters");
+        }
         if (failure != null && !EntryFilter.FAILURE_KINDS.contains(failure)) {
             throw ProblemException.badRequest("unknown failure kind '" + failure + "'; one of " + EntryFilter.FAILURE_KINDS);
         }
@@ -52,14 +59,14 @@ final class Filters {
             }
             ids.forEach(Requests::entryId);
         }
-        return new EntryFilter(origin, job, failure, fingerprint, from, to, ids);
+        return new EntryFilter(origin, job, failure, fingerprint, from, to, ids, text);
     }
 
     /**
      * Refuses a filter parameter given with no value (?origin=): JAX-RS hands it over as if it
      * were absent, which would select any.
      */
-    static void refuseEmptyParams(UriInfo uri, String... names) {
+    public static void refuseEmptyParams(UriInfo uri, String... names) {
         for (String name : names) {
             List<String> values = uri.getQueryParameters().get(name);
             if (values != null) {
@@ -69,12 +76,12 @@ final class Filters {
     }
 
     /** Ids as a listing takes them, comma-separated; null when the parameter is absent. */
-    static List<String> idList(String commaSeparated) {
+    public static List<String> idList(String commaSeparated) {
         return commaSeparated == null ? null
                 : commaSeparated.isEmpty() ? List.of() : Arrays.asList(commaSeparated.split(",", -1));
     }
 
-    static DeadLetterException gone(String dlq, String id) {
+    public static DeadLetterException gone(String dlq, String id) {
         return new DeadLetterException(DeadLetterException.Reason.GONE, "no entry " + id + " in " + dlq
                 + ": it was never parked there, or it was already replayed or discarded (see its audit trail)");
     }

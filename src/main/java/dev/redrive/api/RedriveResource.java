@@ -58,7 +58,8 @@ public class RedriveResource {
 
     private static final Pattern TASK_ID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
     private static final Set<String> KNOWN = Set.of("filter", "maxPerSecond", "dryRun", "canary", "maxRefailRate", "note");
-    private static final Set<String> FILTER = Set.of("origin", "job", "failure", "fingerprint", "deadFrom", "deadTo", "ids");
+    private static final Set<String> FILTER = Set.of("origin", "job", "failure", "fingerprint", "deadFrom", "deadTo", "ids",
+            "text");
 
     @Inject
     RedriveTasks redrives;
@@ -148,13 +149,10 @@ public class RedriveResource {
                 throw ProblemException.badRequest("unknown property '" + name + "'; known: " + KNOWN);
             }
         });
-        // 0 means no limit: as fast as Redis takes the moves (SQS caps its redrive at 500/s).
-        int maxPerSecond = integer(root, "maxPerSecond", 100, 0, 1_000_000);
-        int canary = integer(root, "canary", 0, 0, 10_000);
-        double maxRefail = 0.5;
+        Double maxRefail = null;
         JsonNode rate = root.get("maxRefailRate");
         if (rate != null && !rate.isNull()) {
-            if (!rate.isNumber() || rate.asDouble() < 0 || rate.asDouble() > 1) {
+            if (!rate.isNumber()) {
                 throw ProblemException.badRequest("maxRefailRate must be a number from 0 to 1");
             }
             maxRefail = rate.asDouble();
@@ -163,8 +161,9 @@ public class RedriveResource {
         if (dry != null && !dry.isNull() && !dry.isBoolean()) {
             throw ProblemException.badRequest("dryRun must be true or false");
         }
-        return new RedriveSpec(filter(root.get("filter")), maxPerSecond, dry != null && dry.asBoolean(), canary,
-                maxRefail, text(root, "note"));
+        return RedriveSpecs.of(filter(root.get("filter")), integer(root, "maxPerSecond", RedriveSpecs.MAX_PER_SECOND),
+                dry != null && dry.asBoolean(), integer(root, "canary", RedriveSpecs.MAX_CANARY), maxRefail,
+                text(root, "note"));
     }
 
     private static EntryFilter filter(JsonNode f) {
@@ -201,7 +200,7 @@ public class RedriveResource {
             }
         }
         return Filters.of(text(f, "origin"), text(f, "job"), text(f, "failure"), text(f, "fingerprint"),
-                text(f, "deadFrom"), text(f, "deadTo"), ids);
+                text(f, "deadFrom"), text(f, "deadTo"), ids, text(f, "text"));
     }
 
     private static String text(JsonNode node, String name) {
@@ -215,13 +214,14 @@ public class RedriveResource {
         return v.asText();
     }
 
-    private static int integer(JsonNode node, String name, int byDefault, int min, int max) {
+    /** A whole number the body gives (range checked by RedriveSpecs), or null when left out. */
+    private static Integer integer(JsonNode node, String name, int max) {
         JsonNode v = node.get(name);
         if (v == null || v.isNull()) {
-            return byDefault;
+            return null;
         }
-        if (!v.isInt() || v.asInt() < min || v.asInt() > max) {
-            throw ProblemException.badRequest(name + " must be a whole number from " + min + " to " + max);
+        if (!v.isInt()) {
+            throw RedriveSpecs.outOfRange(name, max);
         }
         return v.asInt();
     }

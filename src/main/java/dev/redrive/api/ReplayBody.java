@@ -33,7 +33,6 @@ record ReplayBody(Map<String, byte[]> patch, String note) {
         });
         Map<String, byte[]> patch = new LinkedHashMap<>();
         JsonNode fields = root.get("fields");
-        long size = 0;
         if (fields != null && !fields.isNull()) {
             if (!fields.isObject()) {
                 throw ProblemException.badRequest("'fields' must be an object of field name to value");
@@ -44,15 +43,10 @@ record ReplayBody(Map<String, byte[]> patch, String note) {
                     throw ProblemException.badRequest("a field name must not be empty");
                 }
                 byte[] value = value(field.getKey(), field.getValue());
-                size += value.length + field.getKey().length();
                 patch.put(field.getKey(), value);
             }
         }
-        if (size > maxBytes) {
-            throw new ProblemException(413, "patch-too-large", "Patch too large",
-                    "the patched fields hold " + size + " bytes; the limit is " + maxBytes
-                            + " (redrive.replay.max-body-bytes)");
-        }
+        ReplayPatches.requireWithin(patch, maxBytes);
         JsonNode note = root.get("note");
         if (note != null && !note.isNull() && !note.isTextual()) {
             throw ProblemException.badRequest("'note' must be a string");

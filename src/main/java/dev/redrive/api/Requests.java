@@ -13,12 +13,12 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import dev.redrive.job.EntryIds;
 
 /** Checks of request input shared by the resources; each failure is a 400 problem and changes nothing. */
-final class Requests {
+public final class Requests {
 
     private Requests() {
     }
 
-    static String entryId(String id) {
+    public static String entryId(String id) {
         if (!EntryIds.isValid(id)) {
             throw ProblemException.badRequest("'" + id + "' is not a stream entry id (<milliseconds>-<sequence>, "
                     + "each a whole number below 2^64)");
@@ -30,7 +30,7 @@ final class Requests {
      * A page cursor: the id of an entry. 0-0 and the largest id are never entries (Redis refuses
      * the first, and redrive's streams take ids from the clock), and Redis can't range past them.
      */
-    static String cursor(String after) {
+    public static String cursor(String after) {
         if (after == null || after.isEmpty()) {
             return null;
         }
@@ -45,11 +45,11 @@ final class Requests {
     static final int MAX_PAGE = 500;
 
     /** The {@code count} of a page: 1 to {@link #MAX_PAGE}, {@link #DEFAULT_PAGE} when not given. */
-    static int pageSize(String raw) {
+    public static int pageSize(String raw) {
         return count(raw, DEFAULT_PAGE, MAX_PAGE);
     }
 
-    static int count(String raw, int byDefault, int max) {
+    public static int count(String raw, int byDefault, int max) {
         if (raw == null || raw.isEmpty()) {
             return byDefault;
         }
@@ -66,7 +66,7 @@ final class Requests {
     }
 
     /** Refuses query parameters the endpoint does not know, so a typo never widens a filter. */
-    static void onlyParams(UriInfo uri, Set<String> known) {
+    public static void onlyParams(UriInfo uri, Set<String> known) {
         for (String name : uri.getQueryParameters().keySet()) {
             if (!known.contains(name)) {
                 throw ProblemException.badRequest("unknown query parameter '" + name + "'; known: " + known);

@@ -58,6 +58,25 @@ public interface RedriveConfig {
     /** How much of a parked job one read of the operator API carries, and how many such reads run at once. */
     Reads reads();
 
+    /** The operator console served under /console (docs/CONSOLE.md). */
+    Console console();
+
+    interface Console {
+        /**
+         * Names of a parked job's fields (as the producer wrote them, e.g. {@code card,token})
+         * that the console shows masked; an operator may reveal them on one entry, and the
+         * reveal is audited. Matched exactly, case-sensitive. Defaults to none.
+         */
+        Optional<List<String>> redactFields();
+
+        /**
+         * How often the overview refreshes itself, and a running redrive's progress twice as
+         * often; at least 1s. Defaults to 5s.
+         */
+        @WithDefault("5s")
+        Duration refresh();
+    }
+
     interface Reads {
         /**
          * Bytes of each value shown by listings, entry views and the audit trail; a longer value is

@@ -1,11 +1,10 @@
 package dev.redrive.deadletter;
 
-import java.util.ArrayList;
-import java.util.Comparator;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -38,10 +37,13 @@ public class DeadLetterReader {
     @Inject
     ReplayTargets targets;
 
+    @Inject
+    Clock clock;
 
     /** Enough of the two ends of a stream for their dead-at. */
     private static final int SMALL_VALUE = 64;
     private static final int SMALL_ENTRY = 4096;
+    private static final int BRIEF_VALUE = 512;
 
     public List<String> knownStreams() {
         return targets.deadLetterStreams();
@@ -62,33 +64,33 @@ public class DeadLetterReader {
         Uni<List<Excerpt>> newest = read(deadLetters, "newest", "+", "-", 1, SMALL_VALUE, SMALL_ENTRY);
         Uni<Map<String, String>> stats = reads.stats(deadLetters);
         return Uni.combine().all().unis(depth, oldest, newest, stats).asTuple().map(t -> {
-            Map<String, Long> byOrigin = new TreeMap<>();
-            Map<String, Long> byFailure = new TreeMap<>();
-            Map<String, Long> byFingerprint = new TreeMap<>();
-            Map<String, String> texts = new TreeMap<>();
-            t.getItem4().forEach((field, value) -> StatsField.parse(field).ifPresent(counted -> {
-                switch (counted.field()) {
-                    case ORIGIN -> byOrigin.put(counted.key(), parse(value));
-                    case FAILURE -> byFailure.put(counted.key(), parse(value));
-                    case FINGERPRINT -> byFingerprint.put(counted.key(), parse(value));
-                    case FINGERPRINT_TEXT -> texts.put(counted.key(), value);
-                    case PARKED -> {
-                        // the depth comes from XLEN, which can't drift
-                    }
-                }
-            }));
-            List<DeadLetterSummary.Cause> causes = new ArrayList<>();
-            byFingerprint.forEach((fp, n) -> causes.add(new DeadLetterSummary.Cause(fp, texts.getOrDefault(fp, ""), n)));
-            causes.sort(Comparator.comparingLong(DeadLetterSummary.Cause::count).reversed());
+            StatsHash counted = new StatsHash(t.getItem4());
             return new DeadLetterSummary(deadLetters, t.getItem1(), deadAt(t.getItem2()), deadAt(t.getItem3()),
-                    byOrigin, byFailure, causes);
+                    counted.byOrigin, counted.byFailure, counted.causes(), counted.parkedRecently(clock));
         });
+    }
+
+    /** The summary of every dead-letter stream redrive knows, in the order of {@link #knownStreams()}. */
+    public Uni<List<DeadLetterSummary>> summaries() {
+        List<Uni<DeadLetterSummary>> summaries = knownStreams().stream().map(this::summary).toList();
+        if (summaries.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return Uni.join().all(summaries).andFailFast();
     }
 
     /** One entry, each value cut to {@code redrive.reads.value-bytes}: what a view may hold of it. */
     public Uni<Optional<Excerpt>> excerpt(String deadLetters, String id) {
         return read(deadLetters, "oldest", id, id, 1, config.reads().valueBytes(), config.reads().entryBytes())
                 .map(found -> found.stream().findFirst());
+    }
+
+    /**
+     * One entry with each value cut to a few hundred bytes: enough of a record to name a cause's
+     * sample (its reason, error type, job, origin), whatever its payload holds.
+     */
+    public Uni<Optional<Excerpt>> brief(String deadLetters, String id) {
+        return read(deadLetters, "oldest", id, id, 1, BRIEF_VALUE, SMALL_ENTRY * 4).map(found -> found.stream().findFirst());
     }
 
     /**
@@ -153,15 +155,7 @@ public class DeadLetterReader {
         return readPage(stream, order, start, end, count, valueBytes, entryBytes).map(found -> Excerpt.all(found.entries()));
     }
 
-    private static java.time.Instant deadAt(List<Excerpt> one) {
+    private static Instant deadAt(List<Excerpt> one) {
         return one.isEmpty() ? null : one.get(0).record().deadAt();
-    }
-
-    private static long parse(String value) {
-        try {
-            return Long.parseLong(value);
-        } catch (NumberFormatException e) {
-            return 0;
-        }
     }
 }

@@ -7,11 +7,24 @@ import java.util.Map;
 /**
  * One dead-letter stream at a glance, built from its length, its first and last entry and the
  * counters beside it: the cost does not grow with the depth.
+ *
+ * @param parkedLastFiveMinutes jobs parked into the stream in the current minute and the four before it
+ *        (by their dead-at), whether or not they are still there
  */
 public record DeadLetterSummary(String name, long depth, Instant oldestDeadAt, Instant newestDeadAt,
-        Map<String, Long> byOrigin, Map<String, Long> byFailure, List<Cause> byFingerprint) {
+        Map<String, Long> byOrigin, Map<String, Long> byFailure, List<Cause> byFingerprint, long parkedLastFiveMinutes) {
 
-    /** A group of dead letters with the same normalised cause. */
-    public record Cause(String fingerprint, String text, long count) {
+    /**
+     * A group of dead letters with the same normalised cause.
+     *
+     * @param firstSeen dead-at of the first of them parked since the cause last had none (null when not known:
+     *        parked by a version that did not keep it)
+     * @param lastSeen  dead-at of the latest of them
+     * @param sample    id of the latest of them; it may have been replayed or discarded since
+     * @param byOrigin  how many of them came from each origin stream
+     * @param byJob     how many of them per job name
+     */
+    public record Cause(String fingerprint, String text, long count, Instant firstSeen, Instant lastSeen, String sample,
+            Map<String, Long> byOrigin, Map<String, Long> byJob) {
     }
 }

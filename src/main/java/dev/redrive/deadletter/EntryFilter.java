@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 import io.quarkus.runtime.annotations.RegisterForReflection;
@@ -16,32 +17,34 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * @param deadFrom inclusive; years 0000 to 9999, as lib/filter.lua compares them as text
  * @param deadTo   exclusive; years 0000 to 9999
  * @param ids      dead-letter entry ids; null or empty means any
+ * @param text     text to find in the reason or the error type, case-insensitive; null means any
  */
 // A redrive task stores its filter as JSON (redrive/RedriveTaskStore), outside any REST signature:
 // a native image has its record constructor and accessors only when registered.
 @RegisterForReflection
 public record EntryFilter(String origin, String job, String failure, String fingerprint, Instant deadFrom,
-        Instant deadTo, List<String> ids) {
+        Instant deadTo, List<String> ids, String text) {
 
     /** The failure kinds dead-letter.lua counts (see its header). */
     public static final Set<String> FAILURE_KINDS = Set.of("terminal", "exhausted", "missing", "max-receive");
 
-    public static final EntryFilter ALL = new EntryFilter(null, null, null, null, null, null, List.of());
+    public static final EntryFilter ALL = new EntryFilter(null, null, null, null, null, null, List.of(), null);
 
     private static final DateTimeFormatter COMPARABLE =
             DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSSSSS").withZone(ZoneOffset.UTC);
 
     public EntryFilter {
         ids = ids == null ? List.of() : List.copyOf(ids);
+        text = text == null || text.isEmpty() ? null : text.toLowerCase(Locale.ROOT);
     }
 
     /**
      * The filter as the scripts take it (lib/filter.lua applies it, so a listing, a count and a
-     * redrive agree): origin, job, failure, fingerprint, dead from, dead to, ids; '' means any.
+     * redrive agree): origin, job, failure, fingerprint, dead from, dead to, ids, text; '' means any.
      */
     public List<String> scriptArgs() {
         return List.of(orEmpty(origin), orEmpty(job), orEmpty(failure), orEmpty(fingerprint), comparable(deadFrom),
-                comparable(deadTo), String.join(",", ids));
+                comparable(deadTo), String.join(",", ids), orEmpty(text));
     }
 
     /** An instant as lib/filter.lua compares them: fixed-width text, nine fraction digits, UTC. */

@@ -23,9 +23,27 @@ public enum StatsField {
     /** Entries per fingerprint of the cause. */
     FINGERPRINT("fingerprint", true),
     /** A fingerprint's normalised text (not a count), kept while any entry has that fingerprint. */
-    FINGERPRINT_TEXT("fingerprint-text", true);
+    FINGERPRINT_TEXT("fingerprint-text", true),
+    /** Entries per fingerprint and origin stream: the key is {@code <fingerprint>:<origin>}. */
+    FINGERPRINT_ORIGIN("fingerprint-origin", true),
+    /** Entries per fingerprint and job name: the key is {@code <fingerprint>:<job>}. */
+    FINGERPRINT_JOB("fingerprint-job", true),
+    /** The dead-at of a fingerprint's first park since it last had no entries (not a count). */
+    FINGERPRINT_FIRST("fingerprint-first", true),
+    /** The dead-at of a fingerprint's latest park (not a count). */
+    FINGERPRINT_LAST("fingerprint-last", true),
+    /** The entry id of a fingerprint's latest park (not a count; that entry may since have gone). */
+    FINGERPRINT_SAMPLE("fingerprint-sample", true),
+    /**
+     * Parks in one minute, keyed by its minute of the hour ({@code 00}..{@code 59}); the value is
+     * {@code <YYYY-MM-DDTHH:MM> <n>}, so a slot of an older minute is told apart (not a count).
+     */
+    PARKED_MINUTE("parked-minute", true);
 
     public static final char SEPARATOR = ':';
+
+    /** A fingerprint's length: the key of a per-fingerprint count splits after it. */
+    public static final int FINGERPRINT_LENGTH = 12;
 
     private static final Map<String, StatsField> BY_NAME = Arrays.stream(values())
             .collect(Collectors.toUnmodifiableMap(StatsField::kind, Function.identity()));

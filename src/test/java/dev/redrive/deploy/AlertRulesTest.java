@@ -101,6 +101,18 @@ class AlertRulesTest {
         assertTrue(names.contains("RedriveDown"), "missing RedriveDown: " + names);
     }
 
+    /** A dead-letter alert links to the console's causes of its stream, next to its runbook section. */
+    @Test
+    void deadLetterAlertsLinkToTheConsole() {
+        List<Rule> deadLetters = AlertRules.alerts().stream().filter(r -> r.getAlert().startsWith("RedriveDeadLetter")).toList();
+        assertEquals(2, deadLetters.size(), "RedriveDeadLetterNotEmpty and RedriveDeadLetterGrowing");
+        for (Rule alert : deadLetters) {
+            String url = alert.getAnnotations().getOrDefault("console_url", "");
+            assertTrue(url.matches("https://[^/]+/console/dlq/\\{\\{ \\$labels\\.dlq \\| urlquery }}/causes"),
+                    alert.getAlert() + ": console_url " + url);
+        }
+    }
+
     @Test
     void retriesAloneNeverAlert() {
         for (Rule alert : AlertRules.alerts()) {

@@ -220,6 +220,8 @@ class KubernetesManifestsTest {
         Map<String, String> data = secret.getStringData();
         assertEquals("change-me", data.get("QUARKUS_REDIS_PASSWORD"), "the Redis password is a placeholder");
         assertEquals("false", data.get("QUARKUS_SECURITY_USERS_EMBEDDED_PLAIN_TEXT"), "passwords are stored hashed");
+        assertTrue(data.getOrDefault("QUARKUS_HTTP_AUTH_SESSION_ENCRYPTION_KEY", "").startsWith("change-me"),
+                "the console's session key is a placeholder, shared by every replica");
         var users = data.keySet().stream().filter(k -> k.startsWith("QUARKUS_SECURITY_USERS_EMBEDDED_USERS_")).toList();
         assertFalse(users.isEmpty(), "example operator users");
         for (String key : users) {

@@ -18,6 +18,8 @@ public class ApiProfile implements QuarkusTestProfile {
     /** Streams RedriveApiTest redrives into, which no worker reads: replayed jobs stay there to be counted. */
     public static final List<String> REDRIVE_TARGETS = List.of("{jobs}pace", "{jobs}fast", "{jobs}cancel",
             "{jobs}restart", "{jobs}dry", "{jobs}pick", "{jobs}canary", "{jobs}overlap", "{jobs}odd");
+    /** Snapshot fields the console masks in this boot. */
+    public static final String REDACTED = "card,token";
     /** The consumer and runner name of this boot. */
     public static final String CONSUMER = "api-worker";
 
@@ -31,12 +33,17 @@ public class ApiProfile implements QuarkusTestProfile {
         for (String big : List.of("big", "other")) {
             c.queue(big).attempts(1).retryPoll("20ms").set("visibility-timeout", "1s");
         }
+        c.queue("shop").handler("fixable").attempts(1);
+        // A dead-letter stream whose name needs no escaping, so plain HTTP tests can spell its paths.
+        c.queue("desk").handler("fixable").attempts(1).set("dlq", "desk-dead");
         return c.set("redrive.replay.allowed-streams",
                         String.join(",", Stream.concat(REDRIVE_TARGETS.stream(), GEN_ORIGINS.stream()).toList()))
                 .set("redrive.replay.automation-enabled", "true")
                 .set("redrive.replay.redrive-lease", "2s")
                 .set("redrive.replay.canary-timeout", "20s")
                 .set("redrive.consumer-name", CONSUMER)
+                .set("redrive.console.redact-fields", REDACTED)
+                .set("redrive.console.refresh", "1s")
                 .build();
     }
 }

@@ -1,0 +1,154 @@
+package dev.redrive.console;
+
+import java.net.URI;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+
+import org.jboss.resteasy.reactive.RestForm;
+
+import dev.redrive.api.Callers;
+import dev.redrive.api.ProblemException;
+import dev.redrive.api.RedriveSpecs;
+import dev.redrive.api.Requests;
+import dev.redrive.api.Roles;
+import dev.redrive.redrive.RedriveSpec;
+import dev.redrive.redrive.RedriveStatus;
+import dev.redrive.redrive.RedriveTasks;
+import io.quarkus.qute.TemplateInstance;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.smallrye.common.annotation.Blocking;
+
+/**
+ * Bulk redrives from the console: start one of a filter or a cause (dry run, pace, canary, most
+ * re-failures), watch its progress and the canary's verdict live, cancel it. Through
+ * {@link RedriveTasks}, like {@code POST /dlq/{dlq}/redrives}: the same task, runner and audit.
+ */
+@Path(ConsoleUrls.ROOT + "/dlq/{dlq}/redrives")
+@Produces(MediaType.TEXT_HTML)
+@RolesAllowed({ Roles.VIEWER, Roles.OPERATOR })
+@Blocking
+public class RedrivePages {
+
+    private static final Pattern TASK_ID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+
+    @Inject
+    RedriveTasks redrives;
+
+    @Inject
+    ConsoleSettings settings;
+
+    @Inject
+    SecurityIdentity identity;
+
+    @Context
+    UriInfo uri;
+
+    /**
+     * @param verdict what the canary found, in words, or null while there is none
+     */
+    public record View(RedriveStatus task, String url, String liveUrl, String cancelUrl, String causesUrl,
+            boolean finished, String verdict, long refreshMillis) {
+
+        static View of(RedriveStatus s, long refreshMillis) {
+            String url = ConsoleUrls.redrive(s.dlq(), s.id());
+            return new View(s, url, url + "/live", url + "/cancel", ConsoleUrls.causes(s.dlq()),
+                    s.finishedAt() != null || Set.of("completed", "cancelled", "aborted").contains(s.state()),
+                    verdict(s), Math.max(500, refreshMillis / 5));
+        }
+
+        private static String verdict(RedriveStatus s) {
+            if (s.canary() == 0 || s.dryRun()) {
+                return null;
+            }
+            return switch (s.state()) {
+                case "counting" -> null;
+                case "canary" -> "canary under way: " + s.canaryMoved() + " of " + s.canary() + " moved, waiting for their jobs";
+                case "aborted" -> "canary failed: " + s.detail();
+                case "cancelled" -> s.moved() > s.canaryMoved() ? "canary passed" : "cancelled before a verdict";
+                default -> "canary passed: " + s.failed() + " of " + s.canaryMoved() + " canary jobs came back";
+            };
+        }
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @RolesAllowed(Roles.OPERATOR)
+    public Response start(@PathParam("dlq") String dlq, @RestForm String origin, @RestForm String job,
+            @RestForm String failure, @RestForm String fingerprint, @RestForm String deadFrom, @RestForm String deadTo,
+            @RestForm String text, @RestForm String maxPerSecond, @RestForm String canary,
+            @RestForm String maxRefailRate, @RestForm String dryRun, @RestForm String note) {
+        FilterForm filter = new FilterForm(origin, job, failure, fingerprint, deadFrom, deadTo, text);
+        RedriveSpec spec = RedriveSpecs.of(filter.forRedrive(), number("maxPerSecond", maxPerSecond),
+                dryRun != null, number("canary", canary), rate(maxRefailRate),
+                note == null || note.isBlank() ? null : note.trim());
+        RedriveStatus started = redrives.start(dlq, spec, Callers.name(identity));
+        return Response.seeOther(URI.create(ConsoleUrls.redrive(dlq, started.id()))).build();
+    }
+
+    @GET
+    @Path("{task}")
+    public TemplateInstance task(@PathParam("dlq") String dlq, @PathParam("task") String task) {
+        Requests.onlyParams(uri, Set.of());
+        return ConsoleTemplates.redrive(Me.of(identity), View.of(redrives.status(dlq, taskId(task)), settings.refreshMillis()));
+    }
+
+    /** The part of the task page that refreshes itself until the task is finished. */
+    @GET
+    @Path("{task}/live")
+    public TemplateInstance live(@PathParam("dlq") String dlq, @PathParam("task") String task) {
+        Requests.onlyParams(uri, Set.of());
+        return ConsoleTemplates.redrive$live(Me.of(identity), View.of(redrives.status(dlq, taskId(task)),
+                settings.refreshMillis()));
+    }
+
+    @POST
+    @Path("{task}/cancel")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @RolesAllowed(Roles.OPERATOR)
+    public Response cancel(@PathParam("dlq") String dlq, @PathParam("task") String task) {
+        redrives.cancel(dlq, taskId(task), Callers.name(identity));
+        return Response.seeOther(URI.create(ConsoleUrls.redrive(dlq, task))).build();
+    }
+
+    private static String taskId(String task) {
+        if (!TASK_ID.matcher(task).matches()) {
+            throw ProblemException.badRequest("'" + task + "' is not a redrive id");
+        }
+        return task;
+    }
+
+    private static Integer number(String name, String raw) {
+        if (raw == null || raw.isBlank()) {
+            return null;
+        }
+        try {
+            return Integer.valueOf(raw.trim());
+        } catch (NumberFormatException e) {
+            throw ProblemException.badRequest(name + " must be a whole number (got '" + raw + "')");
+        }
+    }
+
+    private static Double rate(String raw) {
+        if (raw == null || raw.isBlank()) {
+            return null;
+        }
+        try {
+            return Double.valueOf(raw.trim());
+        } catch (NumberFormatException e) {
+            throw ProblemException.badRequest("maxRefailRate must be a number from 0 to 1 (got '" + raw + "')");
+        }
+    }
+}

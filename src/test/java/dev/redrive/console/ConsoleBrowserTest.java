@@ -1,0 +1,211 @@
+package dev.redrive.console;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.WebElement;
+
+import dev.redrive.testing.ApiProfile;
+import dev.redrive.testing.ApiUsers;
+import dev.redrive.testing.Await;
+import dev.redrive.testing.FixableHandler;
+import dev.redrive.testing.RedisResource;
+import dev.redrive.testing.Streams;
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.redis.datasource.stream.StreamMessage;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.smallrye.common.annotation.Identifier;
+
+/**
+ * The console in a real browser (Debian's chromium), on the same boot as the API tests: an
+ * operator finds a cause among parked jobs, canary-redrives it and watches it finish; a viewer
+ * sees masked fields and no buttons, and the server refuses what a forged request tries; an
+ * entry's timeline walks a replay chain back. Each page is saved as a screenshot under
+ * target/console-screenshots/.
+ */
+@QuarkusTest
+@WithTestResource(RedisResource.class)
+@TestProfile(ApiProfile.class)
+class ConsoleBrowserTest {
+
+    static final String STREAM = "shop";
+    static final String DLQ = "{shop}:dlq";
+    static final String ENCODED = "%7Bshop%7D%3Adlq";
+    static final Duration BOUND = Duration.ofSeconds(30);
+
+    static Browser browser;
+
+    @TestHTTPResource("/")
+    URL root;
+
+    @Inject
+    RedisDataSource redis;
+
+    @Inject
+    @Identifier("fixable")
+    FixableHandler handler;
+
+    @BeforeAll
+    static void start() throws Exception {
+        browser = new Browser();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (browser != null) {
+            browser.close();
+        }
+    }
+
+    String base() {
+        String s = root.toString();
+        return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
+    }
+
+    /** Parks a job of {@code cause} through the worker; returns {origin id, dead-letter id}. */
+    String[] park(String cause, String order) {
+        Streams streams = new Streams(redis);
+        String originId = streams.add(STREAM, Map.of("cause", cause, "order", order, "card", "4111-" + order,
+                "payload", "{\"order\":" + order + ",\"total\":12.5}"));
+        String id = Await.value("job " + originId + " parked", BOUND,
+                () -> streams.parked(DLQ, originId).map(StreamMessage::id).orElse(null));
+        return new String[] { originId, id };
+    }
+
+    @Test
+    void anOperatorFindsACauseCanaryRedrivesItAndTheJobsLandBackOnTheirStream() throws Exception {
+        for (int i = 1; i <= 6; i++) {
+            park("declined", Integer.toString(100 + i));
+        }
+        park("timeout", "200");
+        park("timeout", "201");
+        browser.login(base(), "operator", ApiUsers.password("operator"));
+        browser.until(d -> d.findElements(By.cssSelector("[data-depth='" + DLQ + "']")).size() == 1);
+        browser.screenshot("overview");
+
+        browser.click(By.linkText(DLQ));
+        WebElement cause = browser.until(d -> d.findElements(By.cssSelector("article.cause")).stream()
+                .filter(a -> a.getText().contains("payment provider declined card for order")).findFirst().orElse(null));
+        assertTrue(cause.getText().startsWith("6 "), cause.getText());
+        browser.screenshot("causes");
+
+        handler.fix(STREAM, "declined"); // the provider is fixed: the redrive should now succeed
+        cause.findElement(By.tagName("summary")).click();
+        WebElement canary = cause.findElement(By.name("canary"));
+        canary.clear();
+        canary.sendKeys("2");
+        cause.findElement(By.cssSelector("button.primary")).click();
+
+        // The task page refreshes itself (console.js) until the task is done.
+        browser.until(d -> d.getCurrentUrl().contains("/redrives/"));
+        browser.until(d -> "completed".equals(d.findElement(By.id("state")).getText()));
+        assertEquals("canary passed: 0 of 2 canary jobs came back", browser.driver.findElement(By.id("verdict")).getText());
+        assertEquals("6", browser.driver.findElement(By.id("moved")).getText());
+        assertEquals("0", browser.driver.findElement(By.id("remaining")).getText());
+        browser.screenshot("redrive");
+
+        // The six jobs are back on their stream as replays of their dead letters, and done.
+        List<StreamMessage<String, String, byte[]>> back = new Streams(redis).all(STREAM).stream()
+                .filter(m -> text(m, "replay-of").startsWith(DLQ + "/") && text(m, "cause").equals("declined")).toList();
+        assertEquals(6, back.size());
+        assertTrue(new Streams(redis).all(DLQ).stream().noneMatch(m -> text(m, "f:cause").equals("declined")));
+
+        // The search form, as a person uses it (a GET form: its spaces travel as '+').
+        browser.open(base() + "/console/dlq/" + ENCODED + "/entries");
+        browser.driver.findElement(By.name("text")).sendKeys("Timed Out");
+        browser.driver.findElement(By.cssSelector("form.filter button")).click();
+        browser.until(d -> d.getCurrentUrl().contains("text=Timed+Out"));
+        List<WebElement> rows = browser.driver.findElements(By.cssSelector("table.entries tbody tr"));
+        assertTrue(rows.size() >= 2, "the two timeouts at least");
+        assertTrue(rows.stream().allMatch(r -> r.getText().contains("ledger timed out after")), "only timeouts");
+        browser.screenshot("entries");
+
+        // A forged post from this operator's browser without the form's token is refused, and changes nothing.
+        String someTimeout = rows.get(0).findElement(By.cssSelector("th a")).getText();
+        assertEquals(400L, post(base() + "/console/dlq/" + ENCODED + "/entries/" + someTimeout + "/discard", "reason=forged"));
+        assertTrue(new Streams(redis).all(DLQ).stream().anyMatch(m -> m.id().equals(someTimeout)), "still parked");
+    }
+
+    @Test
+    void aViewerSeesMaskedFieldsNoButtonsAndForgedPostsAreRefused() throws Exception {
+        String id = park("timeout", "300")[1];
+        String entry = base() + "/console/dlq/" + ENCODED + "/entries/" + id;
+        browser.login(base(), "viewer", ApiUsers.password("viewer"));
+        browser.open(entry);
+        WebElement card = browser.until(d -> d.findElement(By.cssSelector("[data-masked='card']")));
+        assertEquals(FieldView.MASK, card.getText());
+        assertFalse(browser.driver.getPageSource().contains("4111-300"));
+        assertEquals(List.of(), browser.driver.findElements(By.cssSelector("#replay, #discard, #reveal, details.action")));
+        browser.screenshot("entry-viewer");
+
+        // A viewer's posts are refused whether they carry the page's token or not (roles are checked first).
+        String token = browser.driver.findElement(By.name("csrf-token")).getAttribute("value");
+        assertEquals(403L, post(entry + "/discard", "reason=forged"));
+        assertEquals(403L, post(entry + "/discard", "reason=forged&csrf-token=" + token));
+        assertEquals(403L, post(entry + "/reveal", "csrf-token=" + token));
+        assertTrue(new Streams(redis).all(DLQ).stream().anyMatch(m -> m.id().equals(id)), "still parked");
+    }
+
+    @Test
+    void anEntrysTimelineFollowsItsReplayChainBack() throws Exception {
+        String[] first = park("schema", "400");
+        String second = replayAndAwaitPark(first);
+        String third = replayAndAwaitPark(new String[] { null, second });
+        browser.login(base(), "operator", ApiUsers.password("operator"));
+        browser.open(base() + "/console/dlq/" + ENCODED + "/entries/" + third);
+        WebElement back = browser.until(d -> d.findElement(By.cssSelector("a.replay-of")));
+        assertEquals(second, back.getText());
+        browser.screenshot("entry-timeline");
+        back.click();
+        // The second is gone (replayed): its page is its history, which still links further back.
+        WebElement further = browser.until(d -> d.findElement(By.cssSelector("a.replay-of")));
+        assertTrue(browser.driver.getPageSource().contains("no longer parked"));
+        assertTrue(browser.driver.findElement(By.cssSelector(".timeline")).getText().contains("replayed by operator"));
+        assertEquals(first[1], further.getText());
+        further.click();
+        browser.until(d -> d.getCurrentUrl().endsWith("/entries/" + first[1]));
+        assertEquals(List.of(), browser.driver.findElements(By.cssSelector("a.replay-of")), "the chain starts here");
+    }
+
+    /** Replays a dead letter through the API while its cause is still broken; returns the id it is parked again as. */
+    String replayAndAwaitPark(String[] deadLetter) {
+        String newId = given().auth().preemptive().basic("operator", ApiUsers.password("operator")).urlEncodingEnabled(false)
+                .contentType("application/json").body("{}").post("/dlq/" + ENCODED + "/entries/" + deadLetter[1] + "/replay")
+                .then().statusCode(201).extract().path("id");
+        return Await.value("replay " + newId + " parked again", BOUND,
+                () -> new Streams(redis).parked(DLQ, newId).map(StreamMessage::id).orElse(null));
+    }
+
+    /** The status of a form POST the page's own origin sends, as a script on it could (not bound by the page's CSP). */
+    long post(String url, String form) {
+        Object status = ((JavascriptExecutor) browser.driver).executeAsyncScript(
+                "const done = arguments[arguments.length - 1];"
+                        + "fetch(arguments[0], {method: 'POST', redirect: 'manual', credentials: 'same-origin',"
+                        + " headers: {'Content-Type': 'application/x-www-form-urlencoded'}, body: arguments[1]})"
+                        + ".then(r => done(r.status), e => done(-1));", url, form);
+        return (Long) status;
+    }
+
+    static String text(StreamMessage<String, String, byte[]> m, String field) {
+        byte[] v = m.payload().get(field);
+        return v == null ? "" : new String(v, StandardCharsets.UTF_8);
+    }
+}

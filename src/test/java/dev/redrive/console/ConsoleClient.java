@@ -1,0 +1,69 @@
+package dev.redrive.console;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import java.util.Map;
+
+import dev.redrive.testing.ApiUsers;
+import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
+
+/**
+ * A console session over plain HTTP, as a browser holds one: the session cookie from the form
+ * login and the CSRF cookie with the token its forms carry. Redirects are never followed, so tests
+ * see them.
+ */
+final class ConsoleClient {
+
+    static final String SESSION = "redrive-console";
+    static final String CSRF = "redrive-csrf";
+    static final String CSRF_FIELD = "csrf-token";
+
+    final String session;
+    final String csrf;
+
+    private ConsoleClient(String session, String csrf) {
+        this.session = session;
+        this.csrf = csrf;
+    }
+
+    /** Logs {@code user} in with their password, then reads a page for the CSRF cookie. */
+    static ConsoleClient login(String user) {
+        Response login = loginResponse(user, ApiUsers.password(user));
+        String session = login.cookie(SESSION);
+        assertNotNull(session, "no session cookie after logging in as " + user + ": " + login.statusLine());
+        String csrf = given().redirects().follow(false).cookie(SESSION, session).get("/console").cookie(CSRF);
+        assertNotNull(csrf, "no CSRF cookie on the overview");
+        return new ConsoleClient(session, csrf);
+    }
+
+    static Response loginResponse(String user, String password) {
+        return given().redirects().follow(false).contentType("application/x-www-form-urlencoded")
+                .formParam("j_username", user).formParam("j_password", password).post("/console/j_security_check");
+    }
+
+    /** A request with the session (and the CSRF cookie) but no form token. */
+    RequestSpecification request() {
+        return given().redirects().follow(false).cookie(SESSION, session).cookie(CSRF, csrf);
+    }
+
+    /** A form post as the console's own forms send it: with the token. */
+    Response post(String path, Map<String, ?> form) {
+        return request().contentType("application/x-www-form-urlencoded").formParams(form).formParam(CSRF_FIELD, csrf)
+                .post(path);
+    }
+
+    /** A form post without the token, as a page of another site could forge it. */
+    Response postWithoutToken(String path, Map<String, ?> form) {
+        RequestSpecification r = request().contentType("application/x-www-form-urlencoded");
+        if (!form.isEmpty()) {
+            r = r.formParams(form);
+        }
+        return r.post(path);
+    }
+
+    Response get(String path) {
+        return request().get(path);
+    }
+}
