@@ -91,7 +91,7 @@ final class Scale {
 
     /** Starts a service with n queues; measures the idle window first (when idleSeconds > 0), then the bursts. */
     static void queues(int n, int idleSeconds, Map<String, String> a) throws Exception {
-        int bursts = Integer.parseInt(a.getOrDefault("bursts", "15"));
+        int bursts = Integer.parseInt(a.getOrDefault("bursts", "20"));
         // Warm-up: the same bursts through the same process (on queues next to the sampled ones), so the
         // timed ones run compiled code, as every other figure here is measured after a warm-up.
         int warmUps = Integer.parseInt(a.getOrDefault("warm-up-bursts", "20"));
@@ -114,6 +114,11 @@ final class Scale {
             String q = "redrive.queues." + queue(i) + ".";
             props.append(q).append("handler=noop\n").append(q).append("concurrency=").append(concurrency).append('\n')
                     .append(q).append("batch=").append(batch).append('\n');
+        }
+        if (idleSeconds > 0) {
+            double c0 = Bench.redisCpu();
+            Thread.sleep(5000);
+            redisAlone = Bench.round2((Bench.redisCpu() - c0) * 1e3 / 5);
         }
         Path file = Bench.out.resolve("queues-" + n + ".properties");
         Files.writeString(file, props);
@@ -142,6 +147,7 @@ final class Scale {
                 burst(queue((sample[k % bursts] + 1) % n), burstJobs, added, (sample[k % bursts] + 1) % n);
             }
             s.mark();
+            slowlogReset();
             double cpu0 = Bench.redisCpu();
             List<Double> drains = new ArrayList<>();
             for (int k = 0; k < bursts; k++) {
@@ -178,6 +184,7 @@ final class Scale {
             m.put("redis_cpu_us_per_job", Bench.round2((cpu1 - cpu0) * 1e6 / (bursts * burstJobs)));
             m.put("service_cpu_us_per_job", Bench.round2((s.cpuSeconds() - s.cpuMark) * 1e6 / (bursts * burstJobs)));
             m.put("redis_top_commands", Bench.topCommands("queues-" + n, 1, bursts * burstJobs));
+            m.put("redis_calls_over_1ms", slowCalls());
             m.put("load", load());
             Bench.emit(m);
         }
@@ -232,11 +239,34 @@ final class Scale {
         return new int[] {all, blocked};
     }
 
+    /** CPU of the service's JIT compiler threads so far (the JVM still compiles well after start-up). */
+    static double jitSeconds(Bench.Service s) throws Exception {
+        double ticks = 0;
+        try (var tasks = Files.list(Path.of("/proc/" + s.process.pid() + "/task"))) {
+            for (Path t : tasks.toList()) {
+                try {
+                    if (Files.readString(t.resolve("comm")).contains("CompilerThre")) {
+                        String[] f = Files.readString(t.resolve("stat")).replaceFirst("^.*\\) ", "").split(" ");
+                        ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                    }
+                } catch (java.io.IOException gone) {
+                    // the thread ended
+                }
+            }
+        }
+        return ticks / 100.0;
+    }
+
+    /** Redis CPU per second with no client at all (its own housekeeping, hz 10), in ms/s. */
+    static double redisAlone = -1;
+
     static void idle(Bench.Service s, int n, int seconds) throws Exception {
         // Start-up settled: the first gauge rounds (every 5 s) told every queue's safety nets there is nothing to look for.
         Thread.sleep(10_000);
         Bench.log("idle: %d queues, %d s", n, seconds);
+        double jit0 = jitSeconds(s);
         s.mark();
+        slowlogReset();
         double cpu0 = Bench.redisCpu();
         long t0 = System.nanoTime();
         Thread.sleep(seconds * 1000L);
@@ -250,7 +280,8 @@ final class Scale {
         long all = 0, blocking = 0;
         while (mt.find()) {
             String cmd = mt.group(1);
-            if (cmd.equals("info") || cmd.startsWith("config") || cmd.startsWith("client|id") || cmd.startsWith("client|list")) {
+            if (cmd.equals("info") || cmd.startsWith("config") || cmd.startsWith("slowlog") || cmd.startsWith("client|id")
+                    || cmd.startsWith("client|list")) {
                 continue; // the harness's own
             }
             long c = Long.parseLong(mt.group(2));
@@ -280,11 +311,14 @@ final class Scale {
         m.put("client_commands_per_s", Bench.round1(processed / window));
         m.put("redis_cpu_ms_per_s", Bench.round2(redisCpuS * 1e3 / window));
         m.put("redis_cpu_us_per_s_per_queue", Bench.round2(redisCpuS * 1e6 / window / n));
+        m.put("redis_cpu_ms_per_s_without_service", redisAlone);
         m.put("service_cpu_ms_per_s", Bench.round1((s.cpuSeconds() - s.cpuMark) * 1e3 / window));
+        m.put("service_jit_cpu_ms_per_s", Bench.round1((jitSeconds(s) - jit0) * 1e3 / window));
         m.put("service_connections", conns[0]);
         m.put("service_connections_blocked", conns[1]);
         m.put("service_rss_mb", rssMb(s, "VmRSS:"));
         m.put("redis_top_commands", b.toString());
+        m.put("redis_calls_over_1ms", slowCalls());
         m.put("load", load());
         Bench.emit(m);
     }
@@ -303,6 +337,8 @@ final class Scale {
             long[] w = retries(warm, 0, "warm-up", 200, 800, enqueueMs / 5);
             Bench.log("punctuality: %,d jobs failing once for 0.2-5 s, enqueued over %d ms", jobs, enqueueMs);
             s.mark();
+            // Calls that held Redis for 1 ms or more hold every retry due meanwhile.
+            slowlogReset();
             double cpu0 = Bench.redisCpu();
             long t0 = System.nanoTime();
             long[] r = retries(jobs, w[0], "measured", 200, 4800, enqueueMs);
@@ -330,6 +366,7 @@ final class Scale {
             m.put("service_cpu_us_per_job", Bench.round2((s.cpuSeconds() - s.cpuMark) * 1e6 / jobs));
             m.put("service_rss_peak_mb", s.peakRssMb());
             m.put("redis_top_commands", Bench.topCommands("punctuality", 1, jobs));
+            m.put("redis_calls_over_1ms", slowCalls());
             m.put("load", load());
             Bench.emit(m);
             Bench.check(count != null && count.longValue() == jobs, "punctuality: %s of %d second attempts recorded",
@@ -372,6 +409,46 @@ final class Scale {
         }
         throw new IllegalStateException("retries of run " + run + " not all done 60 s after the last was due: "
                 + Bench.group() + ", waiting " + waitingForRetry());
+    }
+
+    static Map<String, String> scripts;
+
+    /** The service's scripts by SHA1, as LuaScripts assembles them. */
+    static Map<String, String> scriptNames() throws Exception {
+        if (scripts == null) {
+            scripts = new LinkedHashMap<>();
+            dev.redrive.redis.LuaScripts lua = new dev.redrive.redis.LuaScripts();
+            for (var script : dev.redrive.redis.LuaScripts.Script.values()) {
+                byte[] sha = java.security.MessageDigest.getInstance("SHA-1")
+                        .digest(lua.body(script).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                scripts.put(java.util.HexFormat.of().formatHex(sha), script.file());
+            }
+        }
+        return scripts;
+    }
+
+    static void slowlogReset() throws Exception {
+        Bench.call("CONFIG", "SET", "slowlog-log-slower-than", "1000");
+        Bench.call("SLOWLOG", "RESET");
+    }
+
+    /** SLOWLOG since its reset: how many calls took 1 ms or more, and the longest few (command, arguments, ms). */
+    static String slowCalls() throws Exception {
+        long n = Bench.call("SLOWLOG", "LEN").toLong();
+        List<String> longest = new ArrayList<>();
+        List<Response> all = new ArrayList<>();
+        Bench.call("SLOWLOG", "GET", "128").forEach(all::add);
+        all.sort((x, y) -> Long.compare(y.get(2).toLong(), x.get(2).toLong()));
+        for (Response e : all.subList(0, Math.min(5, all.size()))) {
+            Response args = e.get(3);
+            String what = args.get(0).toString() + (args.get(0).toString().equalsIgnoreCase("evalsha") && args.size() > 1
+                    ? " " + scriptNames().getOrDefault(args.get(1).toString(), args.get(1).toString().substring(0, 8)) : "");
+            // SLOWLOG keeps 32 arguments; the last then says "... (N more arguments)"
+            Matcher more = Pattern.compile("\\((\\d+) more arguments\\)").matcher(args.get(args.size() - 1).toString());
+            long count = args.size() + (more.find() ? Long.parseLong(more.group(1)) - 1 : 0);
+            longest.add(String.format(Locale.ROOT, "%s (%d args) %.1f ms", what, count, e.get(2).toLong() / 1000.0));
+        }
+        return n + " calls; longest: " + String.join(", ", longest);
     }
 
     /** The group's entries-read; nil (0 here) until its first read of a stream created empty. */
