@@ -440,7 +440,10 @@ final class Scale {
         Bench.call("SLOWLOG", "GET", "128").forEach(all::add);
         all.sort((x, y) -> Long.compare(y.get(2).toLong(), x.get(2).toLong()));
         for (Response e : all.subList(0, Math.min(5, all.size()))) {
-            Response args = e.get(3);
+            Response args = e.size() > 3 ? e.get(3) : null;
+            if (args == null || args.size() == 0) {
+                continue;
+            }
             String what = args.get(0).toString() + (args.get(0).toString().equalsIgnoreCase("evalsha") && args.size() > 1
                     ? " " + scriptNames().getOrDefault(args.get(1).toString(), args.get(1).toString().substring(0, 8)) : "");
             // SLOWLOG keeps 32 arguments; the last then says "... (N more arguments)"
