@@ -86,7 +86,9 @@ public class Bench {
         jar = Path.of(a.get("jar"));
         out = Path.of(a.get("out"));
         javaOpts = a.getOrDefault("java-opts", "");
-        String only = a.getOrDefault("only", "success,growth,failure,replay,latency,http,traced,console");
+        // names, not substrings: "httpceiling" (Scale) must not also run "http"
+        java.util.Set<String> only = java.util.Set.of(a.getOrDefault("only",
+                "success,growth,failure,replay,latency,http,traced,console," + Scale.ALL).split(","));
         int latencySeconds = Integer.parseInt(a.getOrDefault("latency-seconds", "30"));
         int latencyRate = Integer.parseInt(a.getOrDefault("latency-rate", "5000"));
         int old = Integer.parseInt(a.getOrDefault("old", "1000000"));
@@ -116,6 +118,7 @@ public class Bench {
             if (only.contains("console")) {
                 console(Integer.parseInt(a.getOrDefault("console-entries", "100000")));
             }
+            Scale.run(only, a);
         } finally {
             vertx.close();
         }
@@ -124,7 +127,7 @@ public class Bench {
     // ---------------------------------------------------------------------------------------------
     // 1. success path, 5. cost growth, 3. bulk replay: one service, handler noop
 
-    static void successAndGrowth(String only, int old, int waitingRetry) throws Exception {
+    static void successAndGrowth(java.util.Set<String> only, int old, int waitingRetry) throws Exception {
         call("FLUSHALL");
         call("XGROUP", "CREATE", STREAM, GROUP, "$", "MKSTREAM");
         // A long backoff keeps the PEL's waiting retries of measurement 5 waiting all through it.
@@ -651,9 +654,7 @@ public class Bench {
 
     static void http() throws Exception {
         int n = Math.max(10, jobs / 4);
-        HttpServer server = vertx.createHttpServer()
-                .requestHandler(req -> req.body().onComplete(body -> req.response().setStatusCode(204).end()))
-                .listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get();
+        HttpServer server = noopServer();
         call("FLUSHALL");
         call("XGROUP", "CREATE", STREAM, GROUP, "$", "MKSTREAM");
         // Concurrency 200, not the bench's default: the outbound client lets 64 calls run at once
@@ -670,6 +671,13 @@ public class Bench {
         } finally {
             server.close();
         }
+    }
+
+    /** The no-op downstream: 204 after reading the body. */
+    static HttpServer noopServer() throws Exception {
+        return vertx.createHttpServer()
+                .requestHandler(req -> req.body().onComplete(body -> req.response().setStatusCode(204).end()))
+                .listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get();
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -698,8 +706,12 @@ public class Bench {
             return start(tag, handler, queue, List.of());
         }
 
-        /** @param jvm extra -D options (e.g. the OTLP endpoint that turns tracing on) */
-        static Service start(String tag, String handler, Map<String, String> queue, List<String> jvm) throws Exception {
+        /**
+         * {@code jvmArgs}: more options for the service's JVM (e.g. -D properties of more queues, the
+         * OTLP endpoint that turns tracing on).
+         */
+        static Service start(String tag, String handler, Map<String, String> queue, List<String> jvmArgs)
+                throws Exception {
             int httpPort = freePort(), managementPort = freePort();
             List<String> cmd = new ArrayList<>();
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -720,13 +732,13 @@ public class Bench {
                     "-Dquarkus.security.users.embedded.users." + BENCH_USER + "=" + digest(),
                     "-Dquarkus.security.users.embedded.roles." + BENCH_USER + "=dlq-operator"));
             queue.forEach((k, v) -> cmd.add(q + k + "=" + v));
-            cmd.addAll(jvm);
             // BENCH_QUEUE_OPTS="retry-poll=10ms,concurrency=400": extra or overriding queue properties
             for (String kv : System.getenv().getOrDefault("BENCH_QUEUE_OPTS", "").split(",")) {
                 if (kv.contains("=")) {
                     cmd.add(q + kv.trim());
                 }
             }
+            cmd.addAll(jvmArgs);
             cmd.addAll(List.of("-jar", jar.toString()));
             Path log = out.resolve("service-" + tag + ".log");
             Files.writeString(out.resolve("service-" + tag + ".cmd"), String.join(" ", cmd) + "\n");
@@ -900,7 +912,11 @@ public class Bench {
     }
 
     static Map<String, Response> group() throws Exception {
-        for (Response g : call("XINFO", "GROUPS", STREAM)) {
+        return group(STREAM);
+    }
+
+    static Map<String, Response> group(String stream) throws Exception {
+        for (Response g : call("XINFO", "GROUPS", stream)) {
             Map<String, Response> m = new LinkedHashMap<>();
             for (int i = 0; i + 1 < g.size(); i += 2) {
                 m.put(g.get(i).toString(), g.get(i + 1));
@@ -909,7 +925,7 @@ public class Bench {
                 return m;
             }
         }
-        throw new IllegalStateException("no group " + GROUP + " on " + STREAM);
+        throw new IllegalStateException("no group " + GROUP + " on " + stream);
     }
 
     static String lastId(String key) throws Exception {

@@ -6,8 +6,12 @@
 # Usage: bench/run.sh [--jobs N] [--reps R] [--only LIST] [--concurrency C] [--peers]
 #   --jobs N         success-path jobs (default 200000); failure path N/10, replay N/2, HTTP N/4
 #   --reps R         timed repetitions of the success and cost-growth runs, interleaved (default 5)
-#   --only LIST      comma list of: success,growth,failure,replay,latency,http,traced,console (default all);
+#   --only LIST      comma list of: success,growth,failure,replay,latency,http,traced,console, and issue 12's
+#                    manyqueues,idle,punctuality,httpceiling (Scale.java; "scale" = those four) (default all);
 #                    console: 100,000 dead letters, the console's Overview, Causes and a filtered Entries page
+#   --queues LIST    manyqueues: the queue counts, one service each (default 1,100,1000)
+#   --idle-seconds S idle: the window with 1,000 idle queues (default 60)
+#   --retry-jobs N   punctuality: jobs failing once (default 10000)
 #   --concurrency C  the queue's concurrency (default 1000; batch is min(C, 200) as redrive defaults)
 #   --latency-seconds S   length of the latency run (default 30)
 #   --peers          afterwards, run a private copy of the peers ($PEERS_DIR, default
@@ -23,7 +27,8 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(dirname "$HERE")"
 cd "$ROOT"
 
-JOBS=200000; REPS=5; ONLY="success,growth,failure,replay,latency,http,console"; CONC=1000; LAT_S=30; PEERS=0; BUILD=1
+JOBS=200000; REPS=5; ONLY="success,growth,failure,replay,latency,http,traced,console,manyqueues,idle,punctuality,httpceiling"
+CONC=1000; LAT_S=30; PEERS=0; BUILD=1; QUEUES=1,100,1000; IDLE_S=60; RETRY_JOBS=10000
 while [ $# -gt 0 ]; do
   case "$1" in
     --jobs) JOBS="${2:?}"; shift 2 ;;
@@ -31,12 +36,16 @@ while [ $# -gt 0 ]; do
     --only) ONLY="${2:?}"; shift 2 ;;
     --concurrency) CONC="${2:?}"; shift 2 ;;
     --latency-seconds) LAT_S="${2:?}"; shift 2 ;;
+    --queues) QUEUES="${2:?}"; shift 2 ;;
+    --idle-seconds) IDLE_S="${2:?}"; shift 2 ;;
+    --retry-jobs) RETRY_JOBS="${2:?}"; shift 2 ;;
     --peers) PEERS=1; shift ;;
     --no-build) BUILD=0; shift ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
+ONLY="${ONLY//scale/manyqueues,idle,punctuality,httpceiling}"
 [[ "$JOBS" =~ ^[0-9]+$ ]] && [ "$JOBS" -ge 100 ] || { echo "--jobs must be an integer >= 100" >&2; exit 2; }
 
 JAR=target/quarkus-app/quarkus-run.jar
@@ -73,9 +82,13 @@ for _ in $(seq 100); do [ "$(redis-cli -p "$PORT" ping 2>/dev/null)" = PONG ] &&
 echo "redis-server $(redis-server --version | awk '{print $3}') pid $REDIS_PID on 127.0.0.1:$PORT; jobs=$JOBS reps=$REPS concurrency=$CONC; $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
 # The harness runs on the service's own libraries (Vert.x Redis client, Vert.x HTTP server) and
-# classes (the dead-letter record, keys and scripts it seeds with).
-java -cp "target/quarkus-app/lib/main/*:target/quarkus-app/app/*" "$HERE/Bench.java" --redis-port "$PORT" --jobs "$JOBS" --reps "$REPS" \
+# classes (the dead-letter record, keys and scripts it seeds with). Bench.java calls Scale.java
+# (issue 12), so both are compiled together.
+CP="target/quarkus-app/lib/main/*:target/quarkus-app/app/*"
+javac -nowarn -d "$OUT/classes" -cp "$CP" "$HERE/Bench.java" "$HERE/Scale.java"
+java -cp "$OUT/classes:$CP" Bench --redis-port "$PORT" --jobs "$JOBS" --reps "$REPS" \
   --only "$ONLY" --concurrency "$CONC" --latency-seconds "$LAT_S" --jar "$JAR" --out "$OUT" \
+  --queues "$QUEUES" --idle-seconds "$IDLE_S" --retry-jobs "$RETRY_JOBS" \
   --java-opts "${BENCH_JAVA_OPTS:--Xmx128m}" | tee "$OUT/stdout.txt" | { grep --line-buffered '^RESULT ' || true; } | sed -u 's/^RESULT //'
 grep '^RESULT ' "$OUT/stdout.txt" | sed 's/^RESULT //' > "$OUT/results.jsonl"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2

@@ -20,9 +20,11 @@ for name, rs in by.items():
     if "jobs_per_s" not in rs[0]:
         continue
     v = [r["jobs_per_s"] for r in rs]
+    cpu = [r["redis_cpu_us_per_job"] for r in rs if "redis_cpu_us_per_job" in r]
+    rss = [r.get("service_rss_peak_mb", r.get("client_rss_peak_mb", 0)) for r in rs]
     print(f"{name[:72]:<72} {len(rs):>4} {rs[0]['jobs']:>8} {statistics.median(r['seconds'] for r in rs):>8.3f} "
-          f"{statistics.median(v):>10.0f} {max(v):>8} {statistics.median(r['redis_cpu_us_per_job'] for r in rs):>12.2f} "
-          f"{max(r['service_rss_peak_mb'] for r in rs):>7.1f}")
+          f"{statistics.median(v):>10.0f} {max(v):>8} {(statistics.median(cpu) if cpu else float('nan')):>12.2f} "
+          f"{max(rss):>7.1f}")
 
 def med(prefix, key="jobs_per_s"):
     rs = [r for r in rows if r["name"].startswith(prefix) and key in r]
@@ -71,3 +73,30 @@ for r in rows:
     if r["name"].startswith("console "):
         print(f"  {r['name'][:58]:<58} p50 {r['p50_ms']} / p95 {r['p95_ms']} ms  target < {r['target_ms']} ms  "
               f"{'MET' if r['met'] else 'MISSED'}")
+# issue 12 (Scale.java): many queues, idle, retry punctuality, HTTP ceiling
+scale = [r for r in rows if r["name"].startswith(("many queues", "idle:", "retry punctuality", "HTTP handler vs"))]
+if scale or f is not None:
+    print()
+    print("targets (issue 12):")
+if f is not None:
+    fc = med("failure path", "redis_cpu_us_per_job")
+    line("failure path Redis CPU us per failed job", fc, "<= 20", fc <= 20)
+    print(f"  {'failure path vs BullMQ (>= 10x in the same run)':<58} see the peers' run (bench/run.sh --peers)")
+for r in rows:
+    if r["name"].startswith("many queues"):
+        ratio = r.get("p50_vs_1_queue")
+        print(f"  {str(r['queues']) + ' queues: drain of ' + str(r['burst_jobs']) + ' p50 / max ms':<58} "
+              f"{r['drain_ms_p50']:>7} / {r['drain_ms_max']}  x{ratio} of 1 queue (target <= 2)  "
+              f"{'MET' if ratio is not None and ratio <= 2 else 'MISSED'}; {r['service_connections']} connections, "
+              f"{r['service_rss_mb']} MB")
+    elif r["name"].startswith("idle:"):
+        v = r["commands_per_s_per_queue_beyond_blocking_read"]
+        print(f"  {str(r['queues']) + ' idle queues: commands/s per queue':<58} {v:>10}  target about <= 1  "
+              f"{'MET' if v <= 1 else 'MISSED'}; {r['commands_per_s']} commands/s, Redis {r['redis_cpu_ms_per_s']} ms CPU/s")
+    elif r["name"].startswith("retry punctuality"):
+        p = r.get("lateness_p99_ms")
+        print(f"  {'retry lateness p50 / p99 / max ms':<58} {r.get('lateness_p50_ms')} / {p} / {r.get('lateness_max_ms')}"
+              f"  target p99 <= 20 ms  {'MET' if p is not None and p <= 20 else 'MISSED'}")
+    elif r["name"].startswith("HTTP handler vs"):
+        print(f"  {'HTTP handler / HTTP ceiling':<58} {r['ratio_pct']:>9} %  target >= 60 %  "
+              f"{'MET' if r['ratio_pct'] >= 60 else 'MISSED'} ({r['handler_jobs_per_s']} vs {r['ceiling_jobs_per_s']} jobs/s)")

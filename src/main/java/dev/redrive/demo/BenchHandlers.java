@@ -3,6 +3,8 @@ package dev.redrive.demo;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -11,6 +13,7 @@ import jakarta.inject.Inject;
 import dev.redrive.job.Job;
 import dev.redrive.job.JobFailedException;
 import dev.redrive.job.JobHandler;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.smallrye.common.annotation.Identifier;
@@ -91,6 +94,70 @@ public final class BenchHandlers {
                 delay = t;
             }
             return t;
+        }
+    }
+
+    /**
+     * Fails a job's first attempt with a Retry-After hint of {@value #RETRY_AFTER_MS} milliseconds
+     * (a field of the job) and completes its second: the retry-punctuality measurement. On the
+     * second attempt it records how late it started, start minus (first attempt + hint), into the
+     * Micrometer timer {@code redrive.bench.retry.lateness} tagged with the job's {@value #RUN} field
+     * (so warm-up jobs are kept apart); a start before that is counted in
+     * {@code redrive.bench.retry.early}. The first attempt's start is earlier than the hand-off to
+     * the retry consumer the service times the wait from, so the lateness recorded is an upper
+     * bound of start minus due. Both attempts must run in this process to be recorded; a job
+     * without the field completes at once.
+     */
+    @ApplicationScoped
+    @Identifier("retry-once")
+    public static class RetryOnce implements JobHandler {
+
+        public static final String RETRY_AFTER_MS = "retry-after-ms";
+        public static final String RUN = "run";
+        /** Jobs waiting for their second attempt are remembered up to this many; the bench has 10,000. */
+        private static final int REMEMBERED = 1_000_000;
+        private static final Uni<Void> DONE = Uni.createFrom().voidItem();
+
+        @Inject
+        MeterRegistry registry;
+
+        /** Job id to the nanoTime its second attempt is due, at the earliest. */
+        private final Map<String, Long> due = new ConcurrentHashMap<>();
+
+        @Override
+        public Uni<Void> handle(Job job) {
+            long now = System.nanoTime();
+            byte[] hint = job.fields().get(RETRY_AFTER_MS);
+            if (hint == null) {
+                return DONE;
+            }
+            String run = job.text(RUN).orElse("none");
+            if (job.attempt() == 1) {
+                long wait = Long.parseLong(new String(hint, StandardCharsets.US_ASCII));
+                if (due.size() < REMEMBERED) {
+                    due.put(job.jobId(), now + TimeUnit.MILLISECONDS.toNanos(wait));
+                }
+                return Uni.createFrom().failure(new JobFailedException("bench-retry",
+                        "bench handler fails the first attempt", Duration.ofMillis(wait)));
+            }
+            Long at = due.remove(job.jobId());
+            if (at != null) {
+                if (now < at) {
+                    Counter.builder("redrive.bench.retry.early")
+                            .description("Bench only: second attempts that started before first attempt + Retry-After")
+                            .tag(RUN, run).register(registry).increment();
+                } else {
+                    Timer.builder("redrive.bench.retry.lateness")
+                            .description("Bench only: second attempt's start minus (first attempt's start + Retry-After)")
+                            .tag(RUN, run)
+                            .publishPercentiles(0.5, 0.99, 0.999)
+                            .percentilePrecision(3)
+                            .distributionStatisticExpiry(Duration.ofMinutes(10))
+                            .distributionStatisticBufferLength(1)
+                            .register(registry).record(now - at, TimeUnit.NANOSECONDS);
+                }
+            }
+            return DONE;
         }
     }
 }
