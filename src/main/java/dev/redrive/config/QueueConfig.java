@@ -73,8 +73,8 @@ public interface QueueConfig {
      * How often the safety net looks for jobs whose backoff has passed and whose process died
      * before their retry (a live process claims its own retries on time, without polling). It
      * reads the retry consumer's entries only while the queue's pending summary, refreshed every
-     * {@code redrive.gauge-interval}, shows more waiting than this process times itself.
-     * Defaults to 1s.
+     * {@code redrive.gauge-interval}, shows more waiting than this process times itself, and takes
+     * an entry only once it is a poll past due and no timer here stands for it. Defaults to 1s.
      */
     @WithDefault("1s")
     Duration retryPoll();

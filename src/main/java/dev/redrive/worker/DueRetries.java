@@ -3,7 +3,9 @@ package dev.redrive.worker;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.PriorityQueue;
 
 import io.vertx.mutiny.core.Vertx;
@@ -26,6 +28,8 @@ final class DueRetries {
     private final Clock clock;
     private final Runnable onDue;
     private final PriorityQueue<Waiting> byDue = new PriorityQueue<>(Comparator.comparingLong(Waiting::dueMillis));
+    /** The ids in {@link #byDue}: the safety-net poll leaves them to their timers. */
+    private final Set<String> ids = new HashSet<>();
     private long timer = -1;
     private long timerAt = Long.MAX_VALUE;
     private boolean stopped;
@@ -39,7 +43,7 @@ final class DueRetries {
 
     synchronized void add(List<Waiting> waiting) {
         for (Waiting w : waiting) {
-            if (byDue.size() < LIMIT) {
+            if (byDue.size() < LIMIT && ids.add(w.id())) {
                 byDue.add(w);
             }
         }
@@ -48,6 +52,11 @@ final class DueRetries {
 
     synchronized int size() {
         return byDue.size();
+    }
+
+    /** Whether a timer here stands for the job. */
+    synchronized boolean times(String id) {
+        return ids.contains(id);
     }
 
     /** Whether a waiting job is due now (slots freed: it can run). */
@@ -61,7 +70,9 @@ final class DueRetries {
         long now = clock.millis();
         List<Waiting> due = new ArrayList<>();
         while (due.size() < max && !byDue.isEmpty() && byDue.peek().dueMillis() <= now) {
-            due.add(byDue.poll());
+            Waiting w = byDue.poll();
+            ids.remove(w.id());
+            due.add(w);
         }
         arm(false);
         return due;
@@ -71,6 +82,7 @@ final class DueRetries {
         stopped = true;
         cancel();
         byDue.clear();
+        ids.clear();
     }
 
     /**

@@ -115,15 +115,21 @@ final class RetryScheduler {
         // Enough to fill the free slots when only some waiting entries are due, no more: a page
         // is read and decoded whole, and most of a large one would only be skipped.
         int ask = Math.min(sweep.pageSize(), Math.max(100, free * 4));
-        PelSweep.Look look = new PelSweep.Look(Consumers.RETRY, spec.backoff().shortest(), ask, free, this::isDue);
+        PelSweep.Look look = new PelSweep.Look(Consumers.RETRY, spec.backoff().shortest().plus(spec.retryPoll()), ask,
+                free, this::isDue);
         // A page full of due entries means more wait: look again as slots free up, not at the next
         // tick (the slots just filled are busy until their jobs settle).
         sweep.claimFor(worker, clock, look, Duration.ZERO,
                 (claimed, missing) -> dueWaiting = !claimed.isEmpty() && claimed.size() >= free);
     }
 
-    /** Due once idle for the backoff before its next attempt (jitter seeded by the id, so every tick agrees). */
+    /**
+     * Left to the safety net once idle for the backoff before its next attempt (jitter seeded by
+     * the id, so every tick agrees) and one poll more: a live process claims its own retries when
+     * they are due, so the net steps in only behind it. A retry timed here is never the net's.
+     */
     private boolean isDue(StreamAccess.Seen seen) {
-        return seen.idle().compareTo(spec.backoff().delayBefore(seen.deliveryCount() + 1, seen.id().hashCode())) >= 0;
+        Duration backoff = spec.backoff().delayBefore(seen.deliveryCount() + 1, seen.id().hashCode());
+        return !due.times(seen.id()) && seen.idle().compareTo(backoff.plus(spec.retryPoll())) >= 0;
     }
 }
