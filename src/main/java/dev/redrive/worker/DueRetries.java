@@ -3,9 +3,9 @@ package dev.redrive.worker;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.PriorityQueue;
 
 import io.vertx.mutiny.core.Vertx;
@@ -28,8 +28,13 @@ final class DueRetries {
     private final Clock clock;
     private final Runnable onDue;
     private final PriorityQueue<Waiting> byDue = new PriorityQueue<>(Comparator.comparingLong(Waiting::dueMillis));
-    /** The ids in {@link #byDue}: the safety-net poll leaves them to their timers. */
-    private final Set<String> ids = new HashSet<>();
+    /**
+     * How often each id is in {@link #byDue} (the safety-net poll leaves them to their timers). A
+     * job can be twice: its older wait outlived by a later hand-over of the same entry (another
+     * replica took it, failed and died, and stall recovery brought it back here); the older one's
+     * claim then finds another delivery count and takes nothing, so neither is dropped.
+     */
+    private final Map<String, Integer> ids = new HashMap<>();
     private long timer = -1;
     private long timerAt = Long.MAX_VALUE;
     private boolean stopped;
@@ -43,8 +48,9 @@ final class DueRetries {
 
     synchronized void add(List<Waiting> waiting) {
         for (Waiting w : waiting) {
-            if (byDue.size() < LIMIT && ids.add(w.id())) {
+            if (byDue.size() < LIMIT) {
                 byDue.add(w);
+                ids.merge(w.id(), 1, Integer::sum);
             }
         }
         arm(true);
@@ -56,7 +62,7 @@ final class DueRetries {
 
     /** Whether a timer here stands for the job. */
     synchronized boolean times(String id) {
-        return ids.contains(id);
+        return ids.containsKey(id);
     }
 
     /** Whether a waiting job is due now (slots freed: it can run). */
@@ -71,7 +77,7 @@ final class DueRetries {
         List<Waiting> due = new ArrayList<>();
         while (due.size() < max && !byDue.isEmpty() && byDue.peek().dueMillis() <= now) {
             Waiting w = byDue.poll();
-            ids.remove(w.id());
+            ids.computeIfPresent(w.id(), (id, n) -> n > 1 ? n - 1 : null);
             due.add(w);
         }
         arm(false);
