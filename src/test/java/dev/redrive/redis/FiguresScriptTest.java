@@ -7,17 +7,13 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import dev.redrive.testing.RawRedis;
 import dev.redrive.testing.RedisServer;
-import io.vertx.core.Vertx;
-import io.vertx.redis.client.Command;
-import io.vertx.redis.client.Redis;
-import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 
 /**
@@ -28,20 +24,17 @@ import io.vertx.redis.client.Response;
 class FiguresScriptTest {
 
     static RedisServer server;
-    static Vertx vertx;
-    static Redis redis;
+    static RawRedis redis;
 
     @BeforeAll
     static void start() throws Exception {
         server = new RedisServer().start();
-        vertx = Vertx.vertx();
-        redis = Redis.createClient(vertx, server.url());
+        redis = new RawRedis(server);
     }
 
     @AfterAll
     static void stop() throws IOException {
         redis.close();
-        vertx.close();
         server.close();
     }
 
@@ -96,10 +89,6 @@ class FiguresScriptTest {
     }
 
     private static Response call(Object... args) throws Exception {
-        Request request = Request.cmd(Command.create(args[0].toString()));
-        for (int i = 1; i < args.length; i++) {
-            request.arg(args[i].toString());
-        }
-        return redis.send(request).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        return redis.call(args);
     }
 }

@@ -9,16 +9,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import dev.redrive.testing.RawRedis;
 import dev.redrive.testing.RedisServer;
-import io.vertx.core.Vertx;
-import io.vertx.redis.client.Redis;
-import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 
 /**
@@ -29,15 +26,13 @@ import io.vertx.redis.client.Response;
 class RangeReadsTest {
 
     static RedisServer server;
-    static Vertx vertx;
-    static Redis redis;
+    static RawRedis redis;
     static String script;
 
     @BeforeAll
     static void start() throws Exception {
         server = new RedisServer().start();
-        vertx = Vertx.vertx();
-        redis = Redis.createClient(vertx, server.url());
+        redis = new RawRedis(server);
         try (InputStream in = LuaScripts.class.getResourceAsStream("/lua/lib/ranges.lua")) {
             script = new String(in.readAllBytes(), StandardCharsets.UTF_8) + """
                     local ids = {}
@@ -65,7 +60,6 @@ class RangeReadsTest {
     @AfterAll
     static void stop() throws IOException {
         redis.close();
-        vertx.close();
         server.close();
     }
 
@@ -127,10 +121,6 @@ class RangeReadsTest {
     }
 
     private static Response call(Object... args) throws Exception {
-        Request request = Request.cmd(io.vertx.redis.client.Command.create(args[0].toString()));
-        for (int i = 1; i < args.length; i++) {
-            request.arg(args[i].toString());
-        }
-        return redis.send(request).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        return redis.call(args);
     }
 }
