@@ -20,6 +20,8 @@ import io.quarkus.redis.datasource.stream.XGroupCreateArgs;
 import io.quarkus.redis.datasource.stream.XPendingArgs;
 import io.quarkus.redis.datasource.stream.XReadGroupArgs;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 
 /**
@@ -95,9 +97,24 @@ public class StreamAccess {
                 .replaceWithVoid();
     }
 
-    public Uni<Void> rememberNotBefore(String stream, String id, long epochMillis) {
-        return redis.hash(String.class, String.class, String.class)
-                .hset(RedisKeys.notBefore(stream), id, Long.toString(epochMillis)).replaceWithVoid();
+    /**
+     * Hands failed entries to the retry consumer as {@link #transfer} does, first noting when the
+     * ones with a provider's Retry-After may run again ({@code notBefore}: entry id to epoch ms;
+     * claim.lua holds them until then). Both commands go out in one batch, on one connection and in
+     * this order, so no claim can see an entry under the retry consumer before its hint, and a hint
+     * costs no round trip of its own.
+     */
+    public Uni<Void> handOver(String stream, String group, String toConsumer, List<String> ids,
+            Map<String, Long> notBefore) {
+        if (notBefore.isEmpty()) {
+            return transfer(stream, group, toConsumer, ids, -1);
+        }
+        Request hints = Request.cmd(Command.HSET).arg(RedisKeys.notBefore(stream));
+        notBefore.forEach((id, at) -> hints.arg(id).arg(at));
+        Request claim = Request.cmd(Command.XCLAIM).arg(stream).arg(group).arg(toConsumer).arg(0);
+        ids.forEach(claim::arg);
+        claim.arg("JUSTID");
+        return redis.getRedis().batch(List.of(hints, claim)).replaceWithVoid();
     }
 
     /** A pending entry as XPENDING reported it: who owned it then, how often it was delivered, how long ago. */

@@ -1,7 +1,9 @@
 package dev.redrive.worker;
 
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 import org.jboss.logging.Logger;
@@ -37,8 +39,11 @@ final class Outcomes {
     private final Batcher<Handoff> retries;
     private final ImmediateRetries atOnce;
 
-    /** A failed job on its way to the retry consumer, and how long it is to wait there. */
-    private record Handoff(String id, int attempt, long waitMillis) {
+    /**
+     * A failed job on its way to the retry consumer, how long it is to wait there, and the epoch ms
+     * of the provider's Retry-After (-1: none).
+     */
+    private record Handoff(String id, int attempt, long waitMillis, long notBefore) {
     }
 
     /**
@@ -65,8 +70,8 @@ final class Outcomes {
                         ids.size(), spec.stream(), e.getMessage()), later);
         // The wait starts when the hand-over is answered (Redis restarts the entry's idle time then):
         // each job is due its backoff after that, never before.
-        this.retries = new Batcher<>(handoffs -> redis.transfer(spec.stream(), spec.group(), Consumers.RETRY,
-                handoffs.stream().map(Handoff::id).toList(), -1).invoke(() -> {
+        this.retries = new Batcher<>(handoffs -> redis.handOver(spec.stream(), spec.group(), Consumers.RETRY,
+                handoffs.stream().map(Handoff::id).toList(), hints(handoffs)).invoke(() -> {
                     long now = clock.millis();
                     handedOver.accept(handoffs.stream()
                             .map(h -> new DueRetries.Waiting(h.id(), h.attempt(), now + h.waitMillis())).toList());
@@ -94,12 +99,21 @@ final class Outcomes {
             return;
         }
         if (hint.isEmpty()) {
-            retries.add(new Handoff(job.id(), job.attempt(), backoff), slotFreed);
+            retries.add(new Handoff(job.id(), job.attempt(), backoff, -1), slotFreed);
             return;
         }
-        var handoff = new Handoff(job.id(), job.attempt(), Math.max(backoff, hint.get().toMillis()));
-        redis.rememberNotBefore(spec.stream(), job.id(), clock.millis() + hint.get().toMillis())
-                .subscribe().with(ok -> retries.add(handoff, slotFreed), error -> retries.add(handoff, slotFreed));
+        retries.add(new Handoff(job.id(), job.attempt(), Math.max(backoff, hint.get().toMillis()),
+                clock.millis() + hint.get().toMillis()), slotFreed);
+    }
+
+    private static Map<String, Long> hints(List<Handoff> handoffs) {
+        Map<String, Long> hints = new HashMap<>();
+        for (Handoff h : handoffs) {
+            if (h.notBefore() >= 0) {
+                hints.put(h.id(), h.notBefore());
+            }
+        }
+        return hints;
     }
 
     /** The handler never ran: the delivery that brought the job here is taken back. */
