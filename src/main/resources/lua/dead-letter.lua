@@ -106,10 +106,9 @@ while i <= #ARGV do
     results[#results + 1] = { 'not-pending' }
   else
     taken[id] = true
-    local args = { dlq, '*' }
-    for j = first, first + n - 1 do
-      args[#args + 1] = ARGV[j]
-    end
+    -- One table of the right size at once (the record is most of a job's arguments), not grown
+    -- item by item.
+    local args = { dlq, '*', unpack(ARGV, first, first + n - 1) }
     local replayed = ledgerUsed and redis.call('HGET', ledger, origin .. ' ' .. id) or nil
     local replays, byTask = string.match(replayed or '', '^(%d+) (.*)$')
     args[#args + 1] = 'replays'

@@ -37,15 +37,35 @@ local function countField(field, delta)
   counted.deltas[field] = counted.deltas[field] + delta
 end
 
+-- The counters of one cause (failure, origin, fingerprint, job) changed by `delta`.
+local function countCause(cause, delta)
+  countField('parked', delta)
+  countField('failure:' .. cause.failure, delta)
+  countField('origin:' .. cause.origin, delta)
+  countField('fingerprint:' .. cause.fingerprint, delta)
+  countField('fingerprint-origin:' .. cause.fingerprint .. ':' .. cause.origin, delta)
+  countField('fingerprint-job:' .. cause.fingerprint .. ':' .. cause.job, delta)
+end
+
+-- Dead letters of a call mostly share one cause (a batch of one failure, a redrive of one
+-- fingerprint): a run of the same cause is counted once, not its six field names built per entry.
+local run = { n = 0 }
+
+local function endRun()
+  if run.n ~= 0 then
+    countCause(run, run.n)
+    run.n = 0
+  end
+end
+
 -- One dead letter counted in (delta 1, with its fingerprint's text, its dead-at and its new id) or
 -- out (delta -1, text, deadAt and id nil).
 local function countDeadLetter(delta, failure, origin, fingerprint, job, text, deadAt, id)
-  countField('parked', delta)
-  countField('failure:' .. failure, delta)
-  countField('origin:' .. origin, delta)
-  countField('fingerprint:' .. fingerprint, delta)
-  countField('fingerprint-origin:' .. fingerprint .. ':' .. origin, delta)
-  countField('fingerprint-job:' .. fingerprint .. ':' .. job, delta)
+  if run.failure ~= failure or run.origin ~= origin or run.fingerprint ~= fingerprint or run.job ~= job then
+    endRun()
+    run.failure, run.origin, run.fingerprint, run.job = failure, origin, fingerprint, job
+  end
+  run.n = run.n + delta
   if text then
     counted.texts[fingerprint] = text
   end
@@ -82,6 +102,7 @@ end
 
 -- Writes what was counted into the stats hash.
 local function flushCounts(stats)
+  endRun()
   for _, field in ipairs(counted.order) do
     if addTo(stats, field, counted.deltas[field]) <= 0 and string.sub(field, 1, 12) == 'fingerprint:' then
       local fingerprint = string.sub(field, 13)

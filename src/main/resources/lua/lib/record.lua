@@ -4,7 +4,8 @@
 -- snapshot-packed, see dead-letter.lua).
 
 local function isSnapshotField(name)
-  return string.byte(name, 1) == 102 and string.byte(name, 2) == 58 -- 'f:'
+  local f, colon = string.byte(name, 1, 2) -- one call for both bytes: this runs for every field read
+  return f == 102 and colon == 58 -- 'f:'
 end
 
 -- The fields of one entry as name, value, ..., or nil when there is no such entry.
@@ -13,12 +14,21 @@ local function entryFields(stream, id)
   return entry[1] and entry[1][2]
 end
 
+-- Whether each field name read so far is a snapshot field: a page's entries share their names,
+-- so each name is looked at once per call.
+local snapshotNames = {}
+
 -- The record's own fields by name, and where the snapshot's fields are in the entry.
 local function recordOf(flat)
   local record, snapshot = {}, {}
   for i = 1, #flat, 2 do
     local name = flat[i]
-    if isSnapshotField(name) then
+    local inSnapshot = snapshotNames[name]
+    if inSnapshot == nil then
+      inSnapshot = isSnapshotField(name)
+      snapshotNames[name] = inSnapshot
+    end
+    if inSnapshot then
       snapshot[#snapshot + 1] = i
     else
       record[name] = flat[i + 1]
