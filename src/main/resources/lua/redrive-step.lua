@@ -14,6 +14,8 @@
 -- reached. One audit record (action redrive-moves) names every move of the step, one line each:
 -- dead-letter id, new id, origin id, origin stream. Matching entries it can't move (origin not
 -- writable here, no snapshot, unreadable) count as skipped.
+-- Moved dead letters are deleted in the same step; those that open the stream (a bulk replay of
+-- everything moves nothing else) go with one XTRIM MINID instead of an XDEL each.
 --
 -- KEYS[1]  dead-letter stream
 -- KEYS[2]  its stats hash                        (every key in KEYS[1]'s hash slot)
@@ -75,7 +77,11 @@ if limit > 0 then
     'COUNT', budget)
 end
 local examined = 0
-for _, entry in ipairs(page) do
+-- How many entries from the page's start were all moved: when the page opens the stream, they are
+-- trimmed off its head in one call (finishReplays).
+local opening = 0
+for e = 1, #page do
+  local entry = page[e]
   if moved >= limit then
     break
   end
@@ -90,6 +96,9 @@ for _, entry in ipairs(page) do
     else
       local newId = replayEntry(entry[1], old, record, origin, how)
       moved = moved + 1
+      if opening == e - 1 then
+        opening = e
+      end
       if record['last-attempt-trace'] and record['last-attempt-trace'] ~= '' then
         traces[#traces + 1] = record['last-attempt-trace']
       end
@@ -99,7 +108,20 @@ for _, entry in ipairs(page) do
     end
   end
 end
-finishReplays(how)
+local beyond = nil
+if opening > 0 then
+  local head = redis.call('XRANGE', dlq, '-', '+', 'COUNT', 1)[1]
+  if head and head[1] == page[1][1] then
+    beyond = page[opening + 1] and page[opening + 1][1]
+    if not beyond then
+      local after = redis.call('XRANGE', dlq, '(' .. page[opening][1], '+', 'COUNT', 1)[1]
+      beyond = after and after[1]
+    end
+  else
+    opening = 0
+  end
+end
+finishReplays(how, opening, beyond)
 if moved > 0 then
   redis.call('XADD', how.audit, '*', 'action', 'redrive-moves', 'actor', how.actor, 'at', how.at, 'note', how.note,
     'dlq', dlq, 'task', how.task, 'count', moved, 'moves', table.concat(how.moves, '\n'),

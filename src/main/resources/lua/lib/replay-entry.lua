@@ -139,8 +139,24 @@ local function replayEntry(id, old, record, origin, how)
 end
 
 -- Deletes the dead letters replayed, writes their ledger fields and counts them out, once per call.
-local function finishReplays(how)
-  inSlices('XDEL', how.dlq, replayedIds)
+-- `opening` (optional): how many of the replayed, in the order replayed, are the entries that open
+-- the dead-letter stream, and `beyond`, the id of the entry after them (nil: there is none). They go
+-- with one XTRIM MINID, which drops whole listpack nodes, instead of an XDEL that has to find each
+-- entry inside its node: a bulk replay of everything deletes nothing but such an opening run.
+local function finishReplays(how, opening, beyond)
+  opening = opening or 0
+  if opening > 0 then
+    if beyond then
+      redis.call('XTRIM', how.dlq, 'MINID', beyond)
+    else
+      redis.call('XTRIM', how.dlq, 'MAXLEN', 0)
+    end
+  end
+  local rest = {}
+  for i = opening + 1, #replayedIds do
+    rest[#rest + 1] = replayedIds[i]
+  end
+  inSlices('XDEL', how.dlq, rest)
   inSlices('HSET', how.ledger, ledgerItems)
   inSlices('ZADD', how.ledgerAt, ledgerTimes)
   flushCounts(how.stats)
