@@ -492,7 +492,7 @@ final class Scale {
 
     static void httpCeiling() throws Exception {
         int n = Math.max(10, Bench.jobs / 4);
-        int warm = Math.min(n, 20_000);
+        int warm = Bench.HTTP_WARM_UP; // as the HTTP handler's run
         int reps = Math.min(Bench.reps, 2);
         HttpServer server = Bench.noopServer();
         try {
