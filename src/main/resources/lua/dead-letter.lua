@@ -46,9 +46,17 @@
 --   { 'wrong-type', sentence }      not parked, nothing written for it: it stays pending
 
 -- A record field's value among XADD's arguments (name, value pairs after the key and '*'), '' if absent.
+-- The records of one call share their layout: where a name was found for one job is checked, not
+-- searched again, for the next (a search per job and field was 5% of a parked job's cost).
+local fieldAt = {}
 local function recordField(args, name)
+  local at = fieldAt[name]
+  if at and args[at] == name then
+    return args[at + 1]
+  end
   for j = 3, #args - 1, 2 do
     if args[j] == name then
+      fieldAt[name] = j
       return args[j + 1]
     end
   end

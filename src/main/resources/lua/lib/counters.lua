@@ -74,7 +74,11 @@ local function countDeadLetter(delta, failure, origin, fingerprint, job, text, d
       counted.first[fingerprint] = deadAt
     end
     counted.last[fingerprint] = deadAt
-    local minute = string.sub(deadAt, 1, 16)
+    -- Jobs parked together mostly share their dead-at: its minute is cut out once per run of them.
+    if deadAt ~= counted.lastDeadAt then
+      counted.lastDeadAt, counted.lastMinute = deadAt, string.sub(deadAt, 1, 16)
+    end
+    local minute = counted.lastMinute
     counted.minutes[minute] = (counted.minutes[minute] or 0) + 1
   end
   if id then

@@ -33,7 +33,14 @@ local function inRanges(ids, readRange, readOne)
       byKey[key] = id
     end
   end
-  table.sort(keys)
+  -- A batch mostly comes in stream order: one pass tells, and only one out of order is sorted
+  -- (sorting an ordered batch still cost a few comparisons per id).
+  for i = 2, #keys do
+    if keys[i] < keys[i - 1] then
+      table.sort(keys)
+      break
+    end
+  end
   local sorted = {}
   for i, key in ipairs(keys) do
     sorted[i] = byKey[key]

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Redis instructions per parked job of dead-letter.lua alone, on a fixed batch (bench/README.md,
+"Instructions per job").
+
+lua-cost.sh measures the whole failure path through the service, whose batches follow the timing,
+so its counts move by up to 10% between runs. This parks CALLS x BATCH jobs with the script as the
+service assembles it (the `-- uses lib/...` lines replaced by the libraries, as LuaScripts does),
+with records shaped as DeadLetterRecord writes them, against a private redis-server under callgrind
+that counts only inside processCommand: the same script gives the same count to a few hundred
+instructions, so a change to it can be judged by a difference of 1%.
+
+    bench/park-cost.py [--batch 200] [--calls 20]
+
+Needs valgrind and redis-server; prints one line.
+"""
+import argparse
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+LUA = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'src', 'main', 'resources', 'lua')
+# DeadLetterRecord's fields, in its order, with values like the bench's failing jobs.
+RECORD = ['origin-stream', 'bench', 'origin-id', None, 'group', 'redrive', 'consumer', 'w1', 'job', 'bench',
+          'failure', 'exhausted', 'error-type', 'bench', 'reason', 'bench handler always fails',
+          'fingerprint', '0123456789ab', 'attempts', '3', 'max-attempts', '3',
+          'enqueued-at', '2026-12-02T01:00:00.123Z', 'last-attempt-at', '2026-12-02T01:00:00.456Z',
+          'dead-at', '2026-12-02T01:00:00.789Z', 'last-attempt-trace', '']
+KEYS = ['bench', '{bench}:dlq', '{bench}:dlq:stats', '{bench}:not-before', '{bench}:dlq:replayed',
+        '{bench}:dlq:replayed-at']
+
+
+def assembled(name, included):
+    out = []
+    with open(os.path.join(LUA, name)) as f:
+        for line in f.read().split('\n'):
+            if line.startswith('-- uses '):
+                lib = line[len('-- uses '):].strip()
+                if lib not in included:
+                    included.add(lib)
+                    out.append(assembled(lib, included))
+            else:
+                out.append(line + '\n')
+    return ''.join(out)
+
+
+class Redis:
+    def __init__(self, port):
+        self.sock = socket.create_connection(('127.0.0.1', port))
+        self.file = self.sock.makefile('rb')
+
+    def call(self, *args):
+        parts = [b'*%d\r\n' % len(args)]
+        for a in args:
+            a = a if isinstance(a, bytes) else str(a).encode()
+            parts.append(b'$%d\r\n%s\r\n' % (len(a), a))
+        self.sock.sendall(b''.join(parts))
+        reply = self.read()
+        if isinstance(reply, Exception):
+            raise reply
+        return reply
+
+    def read(self):
+        line = self.file.readline()
+        kind, rest = line[:1], line[1:-2]
+        if kind == b'-':
+            return Exception(rest.decode())
+        if kind in b'+:':
+            return rest
+        if kind == b'$':
+            n = int(rest)
+            return None if n < 0 else self.file.read(n + 2)[:-2]
+        n = int(rest)
+        return None if n < 0 else [self.read() for _ in range(n)]
+
+
+def free_port(port):
+    while True:
+        with socket.socket() as s:
+            if s.connect_ex(('127.0.0.1', port)) != 0:
+                return port
+        port += 1
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--batch', type=int, default=200)
+    ap.add_argument('--calls', type=int, default=20)
+    o = ap.parse_args()
+    port = free_port(6470)
+    work = tempfile.mkdtemp(prefix='park-cost-')
+    out = os.path.join(work, 'callgrind.out')
+    server = subprocess.Popen(['valgrind', '--tool=callgrind', '--toggle-collect=processCommand',
+                               '--callgrind-out-file=' + out, 'redis-server', '--port', str(port), '--save', '',
+                               '--appendonly', 'no', '--dir', work],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(300):
+            try:
+                r = Redis(port)
+                r.call('PING')
+                break
+            except OSError:
+                time.sleep(0.1)
+        n = o.batch * o.calls
+        sha = r.call('SCRIPT', 'LOAD', assembled('dead-letter.lua', set())).decode()
+        r.call('EVAL', "for i = 1, tonumber(ARGV[1]) do redis.call('XADD', KEYS[1], '*', 'payload', "
+               "'{\"job\":' .. i .. '}') end", 1, 'bench', n)
+        r.call('XGROUP', 'CREATE', 'bench', 'redrive', '0')
+        ids = []
+        while len(ids) < n:
+            ids += [e[0].decode() for e in r.call('XREADGROUP', 'GROUP', 'redrive', 'w1', 'COUNT', 1000,
+                                                  'STREAMS', 'bench', '>')[0][1]]
+        subprocess.run(['callgrind_control', '-z', str(server.pid)], capture_output=True, check=True)
+        for c in range(o.calls):
+            # dead-letter.lua's ARGV (its header): group, forget-before, then per job id, kind,
+            # fingerprint, its text, the record's length and the record.
+            args = ['EVALSHA', sha, len(KEYS)] + KEYS + ['redrive', '0']
+            for id in ids[c * o.batch:(c + 1) * o.batch]:
+                record = [id if v is None else v for v in RECORD]
+                args += [id, 'exhausted', '0123456789ab', 'bench: always fails', len(record)] + record
+            for reply in r.call(*args):
+                if reply[0] != b'parked':
+                    sys.exit('not parked: %r' % reply)
+        subprocess.run(['callgrind_control', '-d', 'parked', str(server.pid)], capture_output=True, check=True)
+        report = subprocess.run(['callgrind_annotate', '--inclusive=yes', out + '.1'], capture_output=True,
+                                text=True).stdout
+        total = int(re.search(r'([\d,]+) \(100\.0%\)\s+PROGRAM TOTALS', report).group(1).replace(',', ''))
+        xadd = re.search(r'([\d,]+) \(\s*[\d.]+%\)\s+\S*xaddCommand', report)
+        xadd = int(xadd.group(1).replace(',', '')) if xadd else 0
+        print('dead-letter.lua: %d jobs in calls of %d: %.1fk instructions per parked job (of them XADD %.1fk)'
+              % (n, o.batch, total / n / 1000, xadd / n / 1000))
+    finally:
+        try:
+            Redis(port).call('SHUTDOWN', 'NOSAVE')
+        except Exception:
+            pass
+        server.wait(timeout=60)
+
+
+if __name__ == '__main__':
+    main()
