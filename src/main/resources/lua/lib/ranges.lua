@@ -9,15 +9,21 @@
 
 local RANGE_WINDOW = 100
 
+-- Zeros to pad a part with, by how many: made once, not per id.
+local ZEROS = {}
+for n = 0, 20 do
+  ZEROS[n] = string.rep('0', n)
+end
+
 -- A key that sorts as Redis orders stream ids: both parts zero-padded to 20 digits (a 64-bit
 -- part has at most 20), so plain string order is id order, exact for any part (a Lua number is
 -- not). Made once per id, so sorting costs no parsing per comparison.
 local function idKey(id)
   local ms, seq = string.match(id, '^(%d+)-(%d+)$')
-  if not ms then
+  if not ms or #ms > 20 or #seq > 20 then
     return id
   end
-  return string.rep('0', 20 - #ms) .. ms .. '-' .. string.rep('0', 20 - #seq) .. seq
+  return ZEROS[20 - #ms] .. ms .. '-' .. ZEROS[20 - #seq] .. seq
 end
 
 -- The items of `ids` found by `readRange(from, to, count)` / `readOne(id)` (each returning a list
