@@ -17,13 +17,22 @@ end
 
 -- A key that sorts as Redis orders stream ids: both parts zero-padded to 20 digits (a 64-bit
 -- part has at most 20), so plain string order is id order, exact for any part (a Lua number is
--- not). Made once per id, so sorting costs no parsing per comparison.
+-- not). Made once per id in a call (a park looks its jobs up in the PEL and in the stream), so
+-- sorting costs no parsing per comparison.
+local idKeys = {}
 local function idKey(id)
+  local key = idKeys[id]
+  if key then
+    return key
+  end
   local ms, seq = string.match(id, '^(%d+)-(%d+)$')
   if not ms or #ms > 20 or #seq > 20 then
-    return id
+    key = id
+  else
+    key = ZEROS[20 - #ms] .. ms .. '-' .. ZEROS[20 - #seq] .. seq
   end
-  return ZEROS[20 - #ms] .. ms .. '-' .. ZEROS[20 - #seq] .. seq
+  idKeys[id] = key
+  return key
 end
 
 -- The items of `ids` found by `readRange(from, to, count)` / `readOne(id)` (each returning a list
