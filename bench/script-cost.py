@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
-"""Redis instructions per parked job of dead-letter.lua alone, on a fixed batch (bench/README.md,
-"Instructions per job").
+"""Redis instructions per parked job of dead-letter.lua alone, and per moved entry of
+redrive-step.lua alone, on fixed batches (bench/README.md, "Instructions per job").
 
 lua-cost.sh measures the whole failure path through the service, whose batches follow the timing,
-so its counts move by up to 10% between runs. This parks CALLS x BATCH jobs with the script as the
-service assembles it (the `-- uses lib/...` lines replaced by the libraries, as LuaScripts does),
-with records shaped as DeadLetterRecord writes them, against a private redis-server under callgrind
-that counts only inside processCommand: the same script gives the same count to a few hundred
-instructions, so a change to it can be judged by a difference of 1%.
+so its counts move by up to 10% between runs. This parks CALLS x BATCH jobs with dead-letter.lua as
+the service assembles it (the `-- uses lib/...` lines replaced by the libraries, as LuaScripts
+does), with records shaped as DeadLetterRecord writes them, then moves them all back with
+redrive-step.lua, pages of 200 as TaskSteps asks (a task of everything, running, no canary),
+against a private redis-server under callgrind that counts only inside processCommand: the same
+scripts give the same counts to a few hundred instructions, so a change to one can be judged by a
+difference of 1%.
 
-    bench/park-cost.py [--batch 200] [--calls 20]
+    bench/script-cost.py [--batch 200] [--calls 20]
 
-Needs valgrind and redis-server; prints one line.
+Needs valgrind and redis-server; prints one line per script.
 """
 import argparse
 import os
@@ -85,6 +87,14 @@ def free_port(port):
         port += 1
 
 
+def per(dump, n, what):
+    report = subprocess.run(['callgrind_annotate', '--inclusive=yes', dump], capture_output=True, text=True).stdout
+    total = int(re.search(r'([\d,]+) \(100\.0%\)\s+PROGRAM TOTALS', report).group(1).replace(',', ''))
+    xadd = re.search(r'([\d,]+) \(\s*[\d.]+%\)\s+\S*xaddCommand', report)
+    xadd = int(xadd.group(1).replace(',', '')) if xadd else 0
+    return '%.1fk instructions per %s (of them XADD %.1fk)' % (total / n / 1000, what, xadd / n / 1000)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--batch', type=int, default=200)
@@ -126,13 +136,32 @@ def main():
                 if reply[0] != b'parked':
                     sys.exit('not parked: %r' % reply)
         subprocess.run(['callgrind_control', '-d', 'parked', str(server.pid)], capture_output=True, check=True)
-        report = subprocess.run(['callgrind_annotate', '--inclusive=yes', out + '.1'], capture_output=True,
-                                text=True).stdout
-        total = int(re.search(r'([\d,]+) \(100\.0%\)\s+PROGRAM TOTALS', report).group(1).replace(',', ''))
-        xadd = re.search(r'([\d,]+) \(\s*[\d.]+%\)\s+\S*xaddCommand', report)
-        xadd = int(xadd.group(1).replace(',', '')) if xadd else 0
-        print('dead-letter.lua: %d jobs in calls of %d: %.1fk instructions per parked job (of them XADD %.1fk)'
-              % (n, o.batch, total / n / 1000, xadd / n / 1000))
+        print('dead-letter.lua: %d jobs in calls of %d: %s' % (n, o.batch, per(out + '.1', n, 'parked job')))
+        # A redrive task of everything parked, as RedriveTasks leaves it for its runner.
+        dlq = KEYS[1]
+        last = r.call('XREVRANGE', dlq, '+', '-', 'COUNT', 1)[0][0]
+        task, canary = '{bench}:dlq:redrive:t1', '{bench}:dlq:redrive:t1:canary'
+        r.call('HSET', task, 'state', 'running', 'owner', 'runner', 'until', last, 'canary', 0)
+        step = r.call('SCRIPT', 'LOAD', assembled('redrive-step.lua', set())).decode()
+        # KEYS: the dead-letter stream, its stats, audit, the task, its canary list, the replay
+        # ledger and its times, and the one origin it may write to.
+        keys = [dlq, KEYS[2], '{bench}:dlq:audit', task, canary, KEYS[4], KEYS[5], 'bench']
+        subprocess.run(['callgrind_control', '-z', str(server.pid)], capture_output=True, check=True)
+        moved = 0
+        while True:
+            # redrive-step.lua's ARGV (its header): the filter (8 items, '' = any), runner, who,
+            # when, note, task id, entries to examine, entries to move, traceparent.
+            reply = r.call('EVALSHA', step, len(keys), *keys, *([''] * 8), 'runner', 'bench', '2026-12-02T01:00:00Z',
+                           '', 't1', 200, 200, '')
+            if reply[0] != b'ok':
+                sys.exit('redrive-step.lua: %r' % reply)
+            moved += int(reply[2])
+            if int(reply[1]) == 1:
+                break
+        subprocess.run(['callgrind_control', '-d', 'replayed', str(server.pid)], capture_output=True, check=True)
+        if moved != n or int(r.call('XLEN', dlq)) != 0:
+            sys.exit('redrive-step.lua moved %d of %d' % (moved, n))
+        print('redrive-step.lua: %d entries in pages of 200: %s' % (n, per(out + '.2', n, 'moved entry')))
     finally:
         try:
             Redis(port).call('SHUTDOWN', 'NOSAVE')
