@@ -24,11 +24,13 @@ import dev.redrive.job.TerminalJobException;
 import io.smallrye.faulttolerance.api.CircuitBreakerState;
 import io.smallrye.faulttolerance.api.TypedGuard;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
-import io.vertx.mutiny.core.buffer.Buffer;
-import io.vertx.mutiny.core.http.HttpClient;
-import io.vertx.mutiny.core.http.HttpClientResponse;
 
 /**
  * POSTs a job to the queue's URL (the HTTP contract is in README, "HTTP handler"). One call is
@@ -39,9 +41,21 @@ public final class HttpJobHandler implements JobHandler {
 
     static final int BODY_EXCERPT = 1024;
     private static final ObjectMapper JSON = new ObjectMapper();
+    // Header names and the default type once, as Netty's AsciiString: no encoding or hashing per call.
+    private static final CharSequence CONTENT_TYPE = HttpHeaders.createOptimized("Content-Type");
+    private static final CharSequence JOB_ID = HttpHeaders.createOptimized("Redrive-Job-Id");
+    private static final CharSequence STREAM = HttpHeaders.createOptimized("Redrive-Stream");
+    private static final CharSequence JOB = HttpHeaders.createOptimized("Redrive-Job");
+    private static final CharSequence ATTEMPT = HttpHeaders.createOptimized("Redrive-Attempt");
+    private static final CharSequence MAX_ATTEMPTS = HttpHeaders.createOptimized("Redrive-Max-Attempts");
+    private static final CharSequence IDEMPOTENCY_KEY = HttpHeaders.createOptimized("Idempotency-Key");
+    private static final CharSequence TRACEPARENT = HttpHeaders.createOptimized("traceparent");
+    private static final CharSequence APPLICATION_JSON = HttpHeaders.createOptimized("application/json");
 
     private final QueueSpec spec;
     private final HttpClient client;
+    /** The queue's URL parsed once (host, port, path, TLS); each call copies these four. */
+    private final RequestOptions target;
     private final TypedGuard<Uni<Void>> guard;
     private final boolean traced;
 
@@ -54,6 +68,7 @@ public final class HttpJobHandler implements JobHandler {
         this.spec = spec;
         this.client = client;
         this.traced = traced;
+        this.target = new RequestOptions().setAbsoluteURI(spec.httpUrl().toString());
         var cb = spec.circuitBreaker();
         this.guard = TypedGuard.create(new TypeLiteral<Uni<Void>>() {
         })
@@ -80,7 +95,10 @@ public final class HttpJobHandler implements JobHandler {
     private Uni<Void> call(Job job) {
         RequestOptions options = new RequestOptions()
                 .setMethod(HttpMethod.POST)
-                .setAbsoluteURI(spec.httpUrl().toString())
+                .setHost(target.getHost())
+                .setPort(target.getPort())
+                .setURI(target.getURI())
+                .setSsl(target.isSsl())
                 .setIdleTimeout(spec.httpTimeout().toMillis());
         byte[] body;
         try {
@@ -88,30 +106,48 @@ public final class HttpJobHandler implements JobHandler {
         } catch (JsonProcessingException e) {
             return Uni.createFrom().failure(new TerminalJobException("invalid-fields", "fields can't be sent as JSON: " + e.getMessage(), e));
         }
-        options.putHeader("Redrive-Job-Id", job.jobId())
-                .putHeader("Redrive-Stream", job.stream())
-                .putHeader("Redrive-Job", job.name())
-                .putHeader("Redrive-Attempt", Integer.toString(job.attempt()))
-                .putHeader("Redrive-Max-Attempts", Integer.toString(job.maxAttempts()))
-                .putHeader("Idempotency-Key", job.idempotencyKey());
+        options.putHeader(JOB_ID, job.jobId())
+                .putHeader(STREAM, job.stream())
+                .putHeader(JOB, job.name())
+                .putHeader(ATTEMPT, Integer.toString(job.attempt()))
+                .putHeader(MAX_ATTEMPTS, Integer.toString(job.maxAttempts()))
+                .putHeader(IDEMPOTENCY_KEY, job.idempotencyKey());
         if (!traced) {
-            job.text(Job.TRACEPARENT).ifPresent(tp -> options.putHeader("traceparent", tp));
+            job.text(Job.TRACEPARENT).ifPresent(tp -> options.putHeader(TRACEPARENT, tp));
         }
+        // Vert.x futures step by step and one Uni at the end: each Mutiny step would capture and
+        // restore the context (context propagation) on every call.
+        return Uni.createFrom().emitter(emitter -> send(options, body).onComplete(ar -> {
+            if (ar.succeeded()) {
+                emitter.complete(null);
+            } else {
+                emitter.fail(failure(ar.cause()));
+            }
+        }));
+    }
+
+    private Future<Void> send(RequestOptions options, byte[] body) {
         return client.request(options)
-                .flatMap(request -> request.send(Buffer.buffer(body)))
-                .flatMap(response -> response.body().map(b -> outcome(response, b)))
-                .onFailure(e -> !(e instanceof JobFailedException) && !(e instanceof TerminalJobException))
-                .transform(e -> new JobFailedException("http-connect", "POST " + spec.httpUrl() + " failed: " + describe(e), null))
-                .replaceWithVoid();
+                .compose(request -> request.send(Buffer.buffer(body)))
+                .compose(response -> response.body().map(b -> outcome(response, b)));
+    }
+
+    /** A status answer as it is; anything else (refused, reset, idle too long) a transient http-connect. */
+    private Throwable failure(Throwable e) {
+        if (e instanceof JobFailedException || e instanceof TerminalJobException) {
+            return e;
+        }
+        return new JobFailedException("http-connect", "POST " + spec.httpUrl() + " failed: " + describe(e), null);
     }
 
     private static byte[] body(Job job, RequestOptions options) throws JsonProcessingException {
         var payload = job.bytes(Job.PAYLOAD);
         if (payload.isPresent()) {
-            options.putHeader("Content-Type", job.text(Job.CONTENT_TYPE).orElse("application/json"));
+            String type = job.text(Job.CONTENT_TYPE).orElse(null);
+            options.putHeader(CONTENT_TYPE, type != null ? type : APPLICATION_JSON);
             return payload.get();
         }
-        options.putHeader("Content-Type", "application/json");
+        options.putHeader(CONTENT_TYPE, APPLICATION_JSON);
         return json(job.fields());
     }
 
