@@ -8,6 +8,8 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 
 import jakarta.enterprise.util.TypeLiteral;
@@ -56,7 +58,7 @@ public final class HttpJobHandler implements JobHandler {
     private final HttpClient client;
     /** The queue's URL parsed once (host, port, path, TLS); each call copies these four. */
     private final RequestOptions target;
-    private final TypedGuard<Uni<Void>> guard;
+    private final TypedGuard<CompletionStage<Void>> guard;
     private final boolean traced;
 
     /**
@@ -70,7 +72,9 @@ public final class HttpJobHandler implements JobHandler {
         this.traced = traced;
         this.target = new RequestOptions().setAbsoluteURI(spec.httpUrl().toString());
         var cb = spec.circuitBreaker();
-        this.guard = TypedGuard.create(new TypeLiteral<Uni<Void>>() {
+        // Guarding a CompletionStage, not a Uni: Fault Tolerance would turn a Uni into its own future
+        // and back on every call, each way through Mutiny steps that capture the context.
+        this.guard = TypedGuard.create(new TypeLiteral<CompletionStage<Void>>() {
         })
                 .withDescription("redrive http handler of queue " + spec.name())
                 .withTimeout().duration(spec.httpTimeout().toMillis(), ChronoUnit.MILLIS).done()
@@ -89,10 +93,10 @@ public final class HttpJobHandler implements JobHandler {
 
     @Override
     public Uni<Void> handle(Job job) {
-        return guard.get(() -> call(job));
+        return Uni.createFrom().completionStage(() -> guard.get(() -> call(job)));
     }
 
-    private Uni<Void> call(Job job) {
+    private CompletionStage<Void> call(Job job) {
         RequestOptions options = new RequestOptions()
                 .setMethod(HttpMethod.POST)
                 .setHost(target.getHost())
@@ -104,7 +108,7 @@ public final class HttpJobHandler implements JobHandler {
         try {
             body = body(job, options);
         } catch (JsonProcessingException e) {
-            return Uni.createFrom().failure(new TerminalJobException("invalid-fields", "fields can't be sent as JSON: " + e.getMessage(), e));
+            return CompletableFuture.failedFuture(new TerminalJobException("invalid-fields", "fields can't be sent as JSON: " + e.getMessage(), e));
         }
         options.putHeader(JOB_ID, job.jobId())
                 .putHeader(STREAM, job.stream())
@@ -115,15 +119,9 @@ public final class HttpJobHandler implements JobHandler {
         if (!traced) {
             job.text(Job.TRACEPARENT).ifPresent(tp -> options.putHeader(TRACEPARENT, tp));
         }
-        // Vert.x futures step by step and one Uni at the end: each Mutiny step would capture and
-        // restore the context (context propagation) on every call.
-        return Uni.createFrom().emitter(emitter -> send(options, body).onComplete(ar -> {
-            if (ar.succeeded()) {
-                emitter.complete(null);
-            } else {
-                emitter.fail(failure(ar.cause()));
-            }
-        }));
+        // Vert.x futures step by step, not Mutiny: each Mutiny step would capture and restore the
+        // context (context propagation) on every call.
+        return send(options, body).recover(e -> Future.failedFuture(failure(e))).toCompletionStage();
     }
 
     private Future<Void> send(RequestOptions options, byte[] body) {
