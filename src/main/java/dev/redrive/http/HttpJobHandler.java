@@ -8,6 +8,8 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 
 import jakarta.enterprise.util.TypeLiteral;
@@ -24,11 +26,13 @@ import dev.redrive.job.TerminalJobException;
 import io.smallrye.faulttolerance.api.CircuitBreakerState;
 import io.smallrye.faulttolerance.api.TypedGuard;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
-import io.vertx.mutiny.core.buffer.Buffer;
-import io.vertx.mutiny.core.http.HttpClient;
-import io.vertx.mutiny.core.http.HttpClientResponse;
 
 /**
  * POSTs a job to the queue's URL (the HTTP contract is in README, "HTTP handler"). One call is
@@ -39,10 +43,22 @@ public final class HttpJobHandler implements JobHandler {
 
     static final int BODY_EXCERPT = 1024;
     private static final ObjectMapper JSON = new ObjectMapper();
+    // Header names and the default type once, as Netty's AsciiString: no encoding or hashing per call.
+    private static final CharSequence CONTENT_TYPE = HttpHeaders.createOptimized("Content-Type");
+    private static final CharSequence JOB_ID = HttpHeaders.createOptimized("Redrive-Job-Id");
+    private static final CharSequence STREAM = HttpHeaders.createOptimized("Redrive-Stream");
+    private static final CharSequence JOB = HttpHeaders.createOptimized("Redrive-Job");
+    private static final CharSequence ATTEMPT = HttpHeaders.createOptimized("Redrive-Attempt");
+    private static final CharSequence MAX_ATTEMPTS = HttpHeaders.createOptimized("Redrive-Max-Attempts");
+    private static final CharSequence IDEMPOTENCY_KEY = HttpHeaders.createOptimized("Idempotency-Key");
+    private static final CharSequence TRACEPARENT = HttpHeaders.createOptimized("traceparent");
+    private static final CharSequence APPLICATION_JSON = HttpHeaders.createOptimized("application/json");
 
     private final QueueSpec spec;
     private final HttpClient client;
-    private final TypedGuard<Uni<Void>> guard;
+    /** The queue's URL parsed once (host, port, path, TLS); each call copies these four. */
+    private final RequestOptions target;
+    private final TypedGuard<CompletionStage<Void>> guard;
     private final boolean traced;
 
     /**
@@ -54,8 +70,11 @@ public final class HttpJobHandler implements JobHandler {
         this.spec = spec;
         this.client = client;
         this.traced = traced;
+        this.target = new RequestOptions().setAbsoluteURI(spec.httpUrl().toString());
         var cb = spec.circuitBreaker();
-        this.guard = TypedGuard.create(new TypeLiteral<Uni<Void>>() {
+        // Guarding a CompletionStage, not a Uni: Fault Tolerance would turn a Uni into its own future
+        // and back on every call, each way through Mutiny steps that capture the context.
+        this.guard = TypedGuard.create(new TypeLiteral<CompletionStage<Void>>() {
         })
                 .withDescription("redrive http handler of queue " + spec.name())
                 .withTimeout().duration(spec.httpTimeout().toMillis(), ChronoUnit.MILLIS).done()
@@ -74,44 +93,59 @@ public final class HttpJobHandler implements JobHandler {
 
     @Override
     public Uni<Void> handle(Job job) {
-        return guard.get(() -> call(job));
+        return Uni.createFrom().completionStage(() -> guard.get(() -> call(job)));
     }
 
-    private Uni<Void> call(Job job) {
+    private CompletionStage<Void> call(Job job) {
         RequestOptions options = new RequestOptions()
                 .setMethod(HttpMethod.POST)
-                .setAbsoluteURI(spec.httpUrl().toString())
+                .setHost(target.getHost())
+                .setPort(target.getPort())
+                .setURI(target.getURI())
+                .setSsl(target.isSsl())
                 .setIdleTimeout(spec.httpTimeout().toMillis());
         byte[] body;
         try {
             body = body(job, options);
         } catch (JsonProcessingException e) {
-            return Uni.createFrom().failure(new TerminalJobException("invalid-fields", "fields can't be sent as JSON: " + e.getMessage(), e));
+            return CompletableFuture.failedFuture(new TerminalJobException("invalid-fields", "fields can't be sent as JSON: " + e.getMessage(), e));
         }
-        options.putHeader("Redrive-Job-Id", job.jobId())
-                .putHeader("Redrive-Stream", job.stream())
-                .putHeader("Redrive-Job", job.name())
-                .putHeader("Redrive-Attempt", Integer.toString(job.attempt()))
-                .putHeader("Redrive-Max-Attempts", Integer.toString(job.maxAttempts()))
-                .putHeader("Idempotency-Key", job.idempotencyKey());
+        options.putHeader(JOB_ID, job.jobId())
+                .putHeader(STREAM, job.stream())
+                .putHeader(JOB, job.name())
+                .putHeader(ATTEMPT, Integer.toString(job.attempt()))
+                .putHeader(MAX_ATTEMPTS, Integer.toString(job.maxAttempts()))
+                .putHeader(IDEMPOTENCY_KEY, job.idempotencyKey());
         if (!traced) {
-            job.text(Job.TRACEPARENT).ifPresent(tp -> options.putHeader("traceparent", tp));
+            job.text(Job.TRACEPARENT).ifPresent(tp -> options.putHeader(TRACEPARENT, tp));
         }
+        // Vert.x futures step by step, not Mutiny: each Mutiny step would capture and restore the
+        // context (context propagation) on every call.
+        return send(options, body).recover(e -> Future.failedFuture(failure(e))).toCompletionStage();
+    }
+
+    private Future<Void> send(RequestOptions options, byte[] body) {
         return client.request(options)
-                .flatMap(request -> request.send(Buffer.buffer(body)))
-                .flatMap(response -> response.body().map(b -> outcome(response, b)))
-                .onFailure(e -> !(e instanceof JobFailedException) && !(e instanceof TerminalJobException))
-                .transform(e -> new JobFailedException("http-connect", "POST " + spec.httpUrl() + " failed: " + describe(e), null))
-                .replaceWithVoid();
+                .compose(request -> request.send(Buffer.buffer(body)))
+                .compose(response -> response.body().map(b -> outcome(response, b)));
+    }
+
+    /** A status answer as it is; anything else (refused, reset, idle too long) a transient http-connect. */
+    private Throwable failure(Throwable e) {
+        if (e instanceof JobFailedException || e instanceof TerminalJobException) {
+            return e;
+        }
+        return new JobFailedException("http-connect", "POST " + spec.httpUrl() + " failed: " + describe(e), null);
     }
 
     private static byte[] body(Job job, RequestOptions options) throws JsonProcessingException {
         var payload = job.bytes(Job.PAYLOAD);
         if (payload.isPresent()) {
-            options.putHeader("Content-Type", job.text(Job.CONTENT_TYPE).orElse("application/json"));
+            String type = job.text(Job.CONTENT_TYPE).orElse(null);
+            options.putHeader(CONTENT_TYPE, type != null ? type : APPLICATION_JSON);
             return payload.get();
         }
-        options.putHeader("Content-Type", "application/json");
+        options.putHeader(CONTENT_TYPE, APPLICATION_JSON);
         return json(job.fields());
     }
 

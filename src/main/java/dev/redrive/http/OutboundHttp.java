@@ -5,12 +5,15 @@ import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.PoolOptions;
-import io.vertx.mutiny.core.Vertx;
-import io.vertx.mutiny.core.http.HttpClient;
 
-/** The one HTTP client all HTTP handlers share: keep-alive connections, pooled per host. */
+/**
+ * The one HTTP client all HTTP handlers share: keep-alive connections, pooled per host. The bare
+ * Vert.x client, not the Mutiny one: the handler composes Vert.x futures and makes one Uni of them.
+ */
 @ApplicationScoped
 public class OutboundHttp {
 
@@ -22,6 +25,6 @@ public class OutboundHttp {
     }
 
     void close(@Disposes HttpClient client) {
-        client.closeAndAwait();
+        client.close().toCompletionStage().toCompletableFuture().join();
     }
 }

@@ -18,7 +18,7 @@ import io.smallrye.common.annotation.Identifier;
 import io.smallrye.faulttolerance.api.CircuitBreakerState;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
-import io.vertx.mutiny.core.http.HttpClient;
+import io.vertx.core.http.HttpClient;
 
 /**
  * Finds the handler a queue names: the HTTP handler, or a Java bean by its {@code @Identifier}
