@@ -162,8 +162,14 @@ class RedisOutageTest {
         long grown = connectedClients();
         assertTrue(grown >= before + 10, "the pool grew during the freeze: " + before + " -> " + grown);
         // Within the recycle timeout (30s) and a cleaner round, not the client's default 3 minutes.
-        Await.until("the pool to shrink back from " + grown + " connections", Duration.ofSeconds(100),
-                () -> connectedClients() <= before + 2);
+        try {
+            Await.until("the pool to shrink back from " + grown + " connections", Duration.ofSeconds(100),
+                    () -> connectedClients() <= before + 2);
+        } catch (AssertionError e) {
+            // Which connections stayed, and what each last did, is what a failure needs to be read.
+            throw new AssertionError(e.getMessage() + " (" + before + " before the freeze); now connected:\n"
+                    + redis.execute("CLIENT", "LIST"), e);
+        }
     }
 
     @Test
