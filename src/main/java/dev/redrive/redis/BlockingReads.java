@@ -62,8 +62,19 @@ public class BlockingReads {
         return readers.size();
     }
 
+    /**
+     * A connection of the readers' own client, or a failure after {@code timeLimit}. A connection
+     * that arrives after its caller gave up is closed: while Redis is frozen, each retry's connect
+     * waits for its handshake, and every one would stay open, unused, once Redis answers again.
+     */
     Uni<RedisConnection> connect(String node, Duration timeLimit) {
-        return client(node).connect().ifNoItem().after(timeLimit).fail();
+        Uni<RedisConnection> connecting = client(node).connect().memoize().indefinitely();
+        return connecting.ifNoItem().after(timeLimit).fail()
+                .onFailure().invoke(() -> connecting.subscribe().with(BlockingReads::close, e -> { }));
+    }
+
+    static void close(RedisConnection connection) {
+        connection.close().subscribe().with(ok -> { }, e -> { });
     }
 
     /** Wakes a blocked read; best effort, as the read returns on its own after its block time anyway. */
