@@ -175,6 +175,7 @@ public final class BlockingReader {
         }
         return connections.connect(at, timeLimit).flatMap(c -> c.send(Request.cmd(Command.CLIENT).arg("ID"))
                 .ifNoItem().after(timeLimit).fail()
+                .onFailure().invoke(() -> BlockingReads.close(c)) // not ours yet: nothing else would close it
                 .map(id -> {
                     synchronized (this) {
                         connection = c;
@@ -219,6 +220,10 @@ public final class BlockingReader {
     private void failed(Throwable error) {
         String message = String.valueOf(error.getMessage());
         boolean moved = message.startsWith("MOVED ");
+        // A stream or its group is gone (deleted, or Redis came back without its data): waiting
+        // again would fail for every member until the group is back, so each goes back to its own
+        // queue, whose read finds which one and creates its group again (NewEntries).
+        boolean groupGone = message.startsWith("NOGROUP");
         List<Member> left;
         boolean log;
         synchronized (this) {
@@ -229,6 +234,10 @@ public final class BlockingReader {
             }
             left = new ArrayList<>(leaving.values());
             leaving.clear();
+            if (groupGone) {
+                left.addAll(members.values());
+                members.clear();
+            }
             log = !moved && !failing && !closed;
             failing |= !moved;
         }

@@ -52,9 +52,25 @@ final class NewEntries {
             }
         }, error -> {
             answer.accept(List.of());
+            if (String.valueOf(error.getMessage()).startsWith("NOGROUP")) {
+                groupGone(retry);
+                return;
+            }
             LOG.warnf("reading %s failed (%s); trying again in %s", spec.stream(), error.getMessage(), REDIS_ERROR_PAUSE);
             vertx.setTimer(REDIS_ERROR_PAUSE.toMillis(), t -> retry.run());
         });
+    }
+
+    /**
+     * The stream or its group is gone: someone deleted it, or Redis came back without its data.
+     * The group is created again from the stream's start, as at start-up: entries added since are
+     * read, none skipped (those read before and still in the stream run again: at least once).
+     */
+    private void groupGone(Runnable retry) {
+        LOG.warnf("queue %s: group %s of %s is gone (the stream or the group was deleted, or Redis lost its data); "
+                + "creating it again from the stream's start", spec.name(), spec.group(), spec.stream());
+        redis.ensureGroup(spec.stream(), spec.group()).subscribe().with(ok -> retry.run(),
+                e -> vertx.setTimer(REDIS_ERROR_PAUSE.toMillis(), t -> retry.run()));
     }
 
     /** Ends a wait for new entries: its answer comes at once, with none (or with what was just read). */
