@@ -39,26 +39,28 @@ end
 -- of items whose [1] is the id), by id; an id with no item is absent, and so is every item of a
 -- range that was not asked for.
 local function inRanges(ids, readRange, readOne)
-  local keys, byKey, wanted = {}, {}, {}
+  local keys, sorted, wanted = {}, {}, {}
   for _, id in ipairs(ids) do
     if not wanted[id] then
       wanted[id] = true
-      local key = idKey(id)
-      keys[#keys + 1] = key
-      byKey[key] = id
+      keys[#keys + 1] = idKey(id)
+      sorted[#sorted + 1] = id
     end
   end
   -- A batch mostly comes in stream order: one pass tells, and only one out of order is sorted
   -- (sorting an ordered batch still cost a few comparisons per id).
   for i = 2, #keys do
     if keys[i] < keys[i - 1] then
+      local byKey = {}
+      for k, key in ipairs(keys) do
+        byKey[key] = sorted[k]
+      end
       table.sort(keys)
+      for k, key in ipairs(keys) do
+        sorted[k] = byKey[key]
+      end
       break
     end
-  end
-  local sorted = {}
-  for i, key in ipairs(keys) do
-    sorted[i] = byKey[key]
   end
   local found = {}
   for from = 1, #sorted, RANGE_WINDOW do
