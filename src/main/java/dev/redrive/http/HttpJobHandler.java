@@ -10,6 +10,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 import jakarta.enterprise.util.TypeLiteral;
@@ -27,8 +29,11 @@ import io.smallrye.faulttolerance.api.CircuitBreakerState;
 import io.smallrye.faulttolerance.api.TypedGuard;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
@@ -36,8 +41,11 @@ import io.vertx.core.http.RequestOptions;
 
 /**
  * POSTs a job to the queue's URL (the HTTP contract is in README, "HTTP handler"). One call is
- * one attempt: the guard has a timeout, a circuit breaker and a bulkhead, and no retry, because
- * retries inside an attempt would multiply load behind redrive's own budget.
+ * one attempt: the guard has a circuit breaker and a bulkhead, and no retry, because retries
+ * inside an attempt would multiply load behind redrive's own budget. The call's time limit
+ * ({@code http.timeout}) is the call's own, counted from when the bulkhead lets it go: Fault
+ * Tolerance's timeout would wrap the bulkhead, so a job waiting for a slot behind slow calls
+ * would spend its budget, and an attempt, without being sent.
  */
 public final class HttpJobHandler implements JobHandler {
 
@@ -56,6 +64,7 @@ public final class HttpJobHandler implements JobHandler {
 
     private final QueueSpec spec;
     private final HttpClient client;
+    private final Vertx vertx;
     /** The queue's URL parsed once (host, port, path, TLS); each call copies these four. */
     private final RequestOptions target;
     private final TypedGuard<CompletionStage<Void>> guard;
@@ -66,9 +75,11 @@ public final class HttpJobHandler implements JobHandler {
      *        Vert.x tracing), and its {@code traceparent} header is that span's, so the entry's field
      *        is not sent as well (two traceparent headers would be no valid trace context at all)
      */
-    public HttpJobHandler(HttpClient client, QueueSpec spec, Consumer<CircuitBreakerState> onCircuit, boolean traced) {
+    public HttpJobHandler(Vertx vertx, HttpClient client, QueueSpec spec, Consumer<CircuitBreakerState> onCircuit,
+            boolean traced) {
         this.spec = spec;
         this.client = client;
+        this.vertx = vertx;
         this.traced = traced;
         this.target = new RequestOptions().setAbsoluteURI(spec.httpUrl().toString());
         var cb = spec.circuitBreaker();
@@ -77,7 +88,6 @@ public final class HttpJobHandler implements JobHandler {
         this.guard = TypedGuard.create(new TypeLiteral<CompletionStage<Void>>() {
         })
                 .withDescription("redrive http handler of queue " + spec.name())
-                .withTimeout().duration(spec.httpTimeout().toMillis(), ChronoUnit.MILLIS).done()
                 .withCircuitBreaker()
                 .name("redrive-" + spec.name())
                 .requestVolumeThreshold(cb.window())
@@ -121,18 +131,41 @@ public final class HttpJobHandler implements JobHandler {
         }
         // Vert.x futures step by step, not Mutiny: each Mutiny step would capture and restore the
         // context (context propagation) on every call.
-        return send(options, body).recover(e -> Future.failedFuture(failure(e))).toCompletionStage();
+        Promise<Void> answer = Promise.promise();
+        AtomicReference<HttpClientRequest> sent = new AtomicReference<>();
+        long budget = spec.httpTimeout().toMillis();
+        long timer = vertx.setTimer(budget, t -> {
+            TimeoutException late = new TimeoutException("no answer from POST " + spec.httpUrl() + " within " + budget + " ms");
+            if (answer.tryFail(late) && sent.get() != null) {
+                sent.get().reset(0, late); // gives the connection back instead of waiting for the answer
+            }
+        });
+        send(options, body, sent).onComplete(done -> {
+            vertx.cancelTimer(timer);
+            if (done.succeeded()) {
+                answer.tryComplete();
+            } else {
+                answer.tryFail(failure(done.cause()));
+            }
+        });
+        return answer.future().toCompletionStage();
     }
 
-    private Future<Void> send(RequestOptions options, byte[] body) {
+    private Future<Void> send(RequestOptions options, byte[] body, AtomicReference<HttpClientRequest> sent) {
         return client.request(options)
-                .compose(request -> request.send(Buffer.buffer(body)))
+                .compose(request -> {
+                    sent.set(request);
+                    return request.send(Buffer.buffer(body));
+                })
                 .compose(response -> response.body().map(b -> outcome(response, b)));
     }
 
-    /** A status answer as it is; anything else (refused, reset, idle too long) a transient http-connect. */
+    /**
+     * A status answer, or the call's time limit, as it is; anything else (refused, reset, idle too
+     * long) a transient http-connect.
+     */
     private Throwable failure(Throwable e) {
-        if (e instanceof JobFailedException || e instanceof TerminalJobException) {
+        if (e instanceof JobFailedException || e instanceof TerminalJobException || e instanceof TimeoutException) {
             return e;
         }
         return new JobFailedException("http-connect", "POST " + spec.httpUrl() + " failed: " + describe(e), null);

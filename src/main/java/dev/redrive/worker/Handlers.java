@@ -39,11 +39,14 @@ public class Handlers {
     HttpClient httpClient;
 
     @Inject
+    io.vertx.core.Vertx vertx;
+
+    @Inject
     Tracing tracing;
 
     public Function<Job, Uni<Void>> forQueue(QueueSpec spec, java.util.function.Consumer<CircuitBreakerState> onCircuit) {
         if (spec.isHttp()) {
-            return new HttpJobHandler(httpClient, spec, onCircuit, tracing.on())::handle;
+            return new HttpJobHandler(vertx, httpClient, spec, onCircuit, tracing.on())::handle;
         }
         var javaHandler = reactive.select(Identifier.Literal.of(spec.handler()));
         if (javaHandler.isResolvable()) {

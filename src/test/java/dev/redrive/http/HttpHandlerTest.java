@@ -51,7 +51,9 @@ class HttpHandlerTest {
                     .queue("calls").handler("http").attempts(3).backoff("50ms").retryPoll("20ms").set("http.timeout", "2s")
                             .set("http.circuit-breaker.window", "1000").and()
                     .queue("refused").handler("http").attempts(2).backoff("10ms").retryPoll("20ms").and()
-                    .queue("early").handler("http").set("http.timeout", "2s").and()
+                    // Three jobs read at once, one call at a time: the last waits for two calls first.
+                    .queue("early").handler("http").set("http.timeout", "2s").set("concurrency", "3")
+                            .set("http.bulkhead", "1").and()
                     .queue("spare").handler("http").set("http.timeout", "2s").and()
                     .build();
         }
@@ -164,6 +166,26 @@ class HttpHandlerTest {
                 () -> callsFor(id).stream().anyMatch(c -> "2".equals(c.header("Redrive-Attempt"))));
         Await.until("the ack", BOUND, () -> streams.pending("calls", "redrive") == 0);
         assertEquals(0, streams.parkedCount(DLQ, id));
+    }
+
+    @Test
+    void theTimeoutIsTheCallsOwnNotTheWaitForTheBulkhead() {
+        // Each call takes 900 ms, well inside the 2 s budget; the third job waits about 1.8 s for
+        // the one slot before its call starts. Counted from the wait, its budget would run out
+        // during its call, and an attempt would be spent on a job that was answered.
+        downstream.respond(r -> isEarly(r) ? new Answer(200, "", Map.of(), 900) : Answer.ok());
+        List<String> ids = List.of(streams.add("early", Map.of("payload", "1")),
+                streams.add("early", Map.of("payload", "2")), streams.add("early", Map.of("payload", "3")));
+        Await.until("the three jobs done", BOUND, () -> streams.pending("early", "redrive") == 0
+                && downstream.requests().stream().filter(HttpHandlerTest::isEarly).count() >= 3);
+        List<Downstream.Request> calls = downstream.requests().stream().filter(HttpHandlerTest::isEarly).toList();
+        assertEquals(3, calls.size(), "one call per job");
+        calls.forEach(c -> assertEquals("1", c.header("Redrive-Attempt"), c.jobId() + " was called on attempt 1 only"));
+        ids.forEach(id -> assertEquals(0, streams.parkedCount("{early}:dlq", id)));
+    }
+
+    static boolean isEarly(Downstream.Request r) {
+        return r.jobId() != null && r.jobId().startsWith("early/");
     }
 
     @Test
