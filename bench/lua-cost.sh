@@ -76,7 +76,6 @@ report() { # phase, dump file
   awk -v n="$N" -v phase="$1" '
     /PROGRAM TOTALS/ { gsub(",", "", $1); total = $1 }
     { gsub(",", "", $1) }
-    $0 ~ /\(processCommand\)|processCommand \[/ && !pc { pc = $1 }
     $0 ~ /evalGenericCommand/ && !ev { ev = $1 }
     $0 ~ /xclaimCommand/ && !xc { xc = $1 }
     $0 ~ /xreadgroupCommand|xreadCommand/ && !xr { xr = $1 }

@@ -140,7 +140,7 @@ public final class HttpJobHandler implements JobHandler {
                 sent.get().reset(0, late); // gives the connection back instead of waiting for the answer
             }
         });
-        send(options, body, sent).onComplete(done -> {
+        send(options, body, answer, sent).onComplete(done -> {
             vertx.cancelTimer(timer);
             if (done.succeeded()) {
                 answer.tryComplete();
@@ -151,9 +151,16 @@ public final class HttpJobHandler implements JobHandler {
         return answer.future().toCompletionStage();
     }
 
-    private Future<Void> send(RequestOptions options, byte[] body, AtomicReference<HttpClientRequest> sent) {
+    private Future<Void> send(RequestOptions options, byte[] body, Promise<Void> answer,
+            AtomicReference<HttpClientRequest> sent) {
         return client.request(options)
                 .compose(request -> {
+                    if (answer.future().isComplete()) {
+                        // The budget ran out while a connection was found: the attempt has failed,
+                        // so the job is not sent on its behalf now (its retry sends it again).
+                        request.reset();
+                        return Future.failedFuture(answer.future().cause());
+                    }
                     sent.set(request);
                     return request.send(Buffer.buffer(body));
                 })

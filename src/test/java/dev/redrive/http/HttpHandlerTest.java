@@ -169,6 +169,19 @@ class HttpHandlerTest {
     }
 
     @Test
+    void aJobWhoseEveryCallOverrunsItsLimitIsParkedAsExhaustedTimeouts() {
+        downstream.respond(r -> "slow".equals(new String(r.body(), StandardCharsets.UTF_8))
+                ? new Answer(200, "", Map.of(), 4000) : Answer.ok());
+        String id = streams.add("calls", Map.of("payload", "slow"));
+        StreamMessage<String, String, byte[]> parked = Await.value("the parked job", BOUND,
+                () -> streams.parked(DLQ, id).orElse(null));
+        assertEquals("exhausted", text(parked, "failure"));
+        assertEquals("timeout", text(parked, "error-type"));
+        assertEquals("3", text(parked, "attempts"));
+        assertEquals(3, callsFor(id).size(), "one call per attempt, none after the budget");
+    }
+
+    @Test
     void theTimeoutIsTheCallsOwnNotTheWaitForTheBulkhead() {
         // Each call takes 900 ms, well inside the 2 s budget; the third job waits about 1.8 s for
         // the one slot before its call starts. Counted from the wait, its budget would run out
