@@ -165,12 +165,22 @@ class LargeValuesIT {
     }
 
     /** Used heap right after a full collection, as the process's own /q/metrics reports it. */
+    /**
+     * The heap in use right after a full GC, the least of three rounds: what the service allocates
+     * between the GC and the reading (the scrape itself, its timers) is several MB on its own: with
+     * a single round, one full run in six read 18 MB over the level before the reads, and the test
+     * alone passed twice right after. A value kept by mistake (10 MB each) stays in all three.
+     */
     static long heapAfterGc(RedriveProcess redrive) throws Exception {
-        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-        Process gc = new ProcessBuilder(jcmd.toString(), Long.toString(redrive.pid()), "GC.run")
-                .redirectErrorStream(true).start();
-        String out = new String(gc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, gc.waitFor(), out);
-        return (long) Metrics.sum(redrive.managementPort(), "jvm_memory_used_bytes", "area=\"heap\"");
+        long least = Long.MAX_VALUE;
+        for (int round = 0; round < 3; round++) {
+            Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+            Process gc = new ProcessBuilder(jcmd.toString(), Long.toString(redrive.pid()), "GC.run")
+                    .redirectErrorStream(true).start();
+            String out = new String(gc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(0, gc.waitFor(), out);
+            least = Math.min(least, (long) Metrics.sum(redrive.managementPort(), "jvm_memory_used_bytes", "area=\"heap\""));
+        }
+        return least;
     }
 }
