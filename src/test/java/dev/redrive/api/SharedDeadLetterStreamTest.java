@@ -46,8 +46,8 @@ class SharedDeadLetterStreamTest {
         String invoice = streams.add("invoices", Map.of("kind", "terminal"));
         String mail = streams.add("mails", Map.of("kind", "terminal"));
         StreamMessage<String, String, byte[]> parkedMail = Await.value("the mail to be parked", BOUND,
-                () -> streams.parked("dead-letters", mail).orElse(null));
-        Await.value("the invoice to be parked", BOUND, () -> streams.parked("dead-letters", invoice).orElse(null));
+                () -> streams.parked("dead-letters", "mails", mail).orElse(null));
+        Await.value("the invoice to be parked", BOUND, () -> streams.parked("dead-letters", "invoices", invoice).orElse(null));
         assertEquals("mails", Streams.text(parkedMail.payload().get("origin-stream")));
         assertEquals(2, streams.all("dead-letters").size());
 

@@ -36,6 +36,17 @@ public final class Streams {
                 .findFirst();
     }
 
+    /**
+     * The dead letter of {@code originStream}'s entry {@code originId}: in a dead-letter stream that
+     * several queues share, two origins can hold entries of the same id (both added in the same ms).
+     */
+    public Optional<StreamMessage<String, String, byte[]>> parked(String dlq, String originStream, String originId) {
+        return streams.xrange(dlq, StreamRange.of("-", "+")).stream()
+                .filter(m -> originId.equals(text(m.payload().get(RecordField.ORIGIN_ID.wireName())))
+                        && originStream.equals(text(m.payload().get(RecordField.ORIGIN_STREAM.wireName()))))
+                .findFirst();
+    }
+
     public long parkedCount(String dlq, String originId) {
         return streams.xrange(dlq, StreamRange.of("-", "+")).stream()
                 .filter(m -> originId.equals(text(m.payload().get(RecordField.ORIGIN_ID.wireName()))))
