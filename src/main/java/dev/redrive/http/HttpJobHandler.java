@@ -25,6 +25,7 @@ import dev.redrive.job.Job;
 import dev.redrive.job.JobFailedException;
 import dev.redrive.job.JobHandler;
 import dev.redrive.job.TerminalJobException;
+import io.netty.buffer.Unpooled;
 import io.smallrye.faulttolerance.api.CircuitBreakerState;
 import io.smallrye.faulttolerance.api.TypedGuard;
 import io.smallrye.mutiny.Uni;
@@ -112,8 +113,7 @@ public final class HttpJobHandler implements JobHandler {
                 .setHost(target.getHost())
                 .setPort(target.getPort())
                 .setURI(target.getURI())
-                .setSsl(target.isSsl())
-                .setIdleTimeout(spec.httpTimeout().toMillis());
+                .setSsl(target.isSsl());
         byte[] body;
         try {
             body = body(job, options);
@@ -129,6 +129,8 @@ public final class HttpJobHandler implements JobHandler {
         if (!traced) {
             job.text(Job.TRACEPARENT).ifPresent(tp -> options.putHeader(TRACEPARENT, tp));
         }
+        // The call's one time limit: no idle timeout on the request as well, which would be a second
+        // timer per call for a limit this one already enforces.
         // Vert.x futures step by step, not Mutiny: each Mutiny step would capture and restore the
         // context (context propagation) on every call.
         Promise<Void> answer = Promise.promise();
@@ -162,7 +164,8 @@ public final class HttpJobHandler implements JobHandler {
                         return Future.failedFuture(answer.future().cause());
                     }
                     sent.set(request);
-                    return request.send(Buffer.buffer(body));
+                    // Wrapped, not copied: the body is the entry's own bytes or a fresh JSON array.
+                    return request.send(Buffer.buffer(Unpooled.wrappedBuffer(body)));
                 })
                 .compose(response -> response.body().map(b -> outcome(response, b)));
     }
