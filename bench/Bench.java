@@ -110,7 +110,7 @@ public class Bench {
                 latency(latencyRate, latencySeconds);
             }
             if (only.contains("http")) {
-                http();
+                http(only.contains("httpceiling"));
             }
             if (only.contains("traced")) {
                 traced();
@@ -665,7 +665,8 @@ public class Bench {
      */
     static final int HTTP_WARM_UP = 60_000;
 
-    static void http() throws Exception {
+    /** @param withCeiling the HTTP ceiling's reps interleaved with the handler's (Scale.Ceiling) */
+    static void http(boolean withCeiling) throws Exception {
         int n = Math.max(10, jobs / 4);
         HttpServer server = noopServer();
         call("FLUSHALL");
@@ -673,13 +674,20 @@ public class Bench {
         // Concurrency 200, not the bench's default: the outbound client lets 64 calls run at once
         // (http.bulkhead) and queues the rest; far more jobs than that would only wait in its queue.
         try (Service s = Service.start("http", "http", Map.of("backoff", "10m", "attempts", "3", "concurrency", "200",
-                "http.url", "http://127.0.0.1:" + server.actualPort() + "/jobs"))) {
+                "http.url", "http://127.0.0.1:" + server.actualPort() + "/jobs"));
+                Scale.Ceiling ceiling = withCeiling ? Scale.Ceiling.start(server.actualPort(), n, HTTP_WARM_UP) : null) {
             warmUp(s, HTTP_WARM_UP);
-            for (int rep = 1; rep <= Math.min(reps, 2); rep++) {
+            for (int rep = 1; rep <= reps; rep++) {
                 call("DEL", STAGE);
                 gen(STAGE, n - 1, 0);
                 call("XGROUP", "CREATE", STAGE, GROUP, "0", "ENTRIESREAD", "0");
                 drain(s, "HTTP handler against a local no-op server", n, 0, 0, rep);
+                if (ceiling != null) {
+                    ceiling.rep(rep);
+                }
+            }
+            if (ceiling != null) {
+                Scale.compareHttp(ceiling.results);
             }
         } finally {
             server.close();

@@ -78,7 +78,7 @@ final class Scale {
             punctuality(retryJobs, Integer.parseInt(a.getOrDefault("retry-enqueue-ms", "1000")),
                     Integer.parseInt(a.getOrDefault("retry-warm-up", String.valueOf(retryJobs))));
         }
-        if (only.contains("httpceiling")) {
+        if (only.contains("httpceiling") && !only.contains("http")) {
             httpCeiling();
         }
     }
@@ -490,12 +490,67 @@ final class Scale {
 
     static final int IN_FLIGHT = 64; // the HTTP handler's bulkhead (redrive.queues.<q>.http.bulkhead)
 
+    /**
+     * The ceiling alone (--only httpceiling without http); with http as well, Bench.http runs the
+     * two interleaved, a handler rep then a ceiling rep, so the box's ups and downs fall on both.
+     */
     static void httpCeiling() throws Exception {
-        int n = Math.max(10, Bench.jobs / 4);
-        int warm = Bench.HTTP_WARM_UP; // as the HTTP handler's run
-        int reps = Math.min(Bench.reps, 2);
         HttpServer server = Bench.noopServer();
-        try {
+        try (Ceiling ceiling = Ceiling.start(server.actualPort(), Math.max(10, Bench.jobs / 4), Bench.HTTP_WARM_UP)) {
+            for (int rep = 1; rep <= Bench.reps; rep++) {
+                ceiling.rep(rep);
+            }
+            compareHttp(ceiling.results);
+        } finally {
+            server.close();
+        }
+    }
+
+    /** The handler's runs beside the ceiling's: medians, and each pair's ratio (rep k of both). */
+    static void compareHttp(List<Map<String, Object>> ceilings) {
+        List<Map<String, Object>> handler = Bench.results.stream()
+                .filter(r -> String.valueOf(r.get("name")).startsWith("HTTP handler against")).toList();
+        if (handler.isEmpty() || ceilings.isEmpty()) {
+            return;
+        }
+        double h = Bench.median(handler, "jobs_per_s"), c = Bench.median(ceilings, "jobs_per_s");
+        List<Double> pairs = new ArrayList<>();
+        for (int k = 0; k < Math.min(handler.size(), ceilings.size()); k++) {
+            pairs.add(Bench.round1(((Number) handler.get(k).get("jobs_per_s")).doubleValue()
+                    / ((Number) ceilings.get(k).get("jobs_per_s")).doubleValue() * 100));
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", "HTTP handler vs HTTP ceiling");
+        m.put("handler_jobs_per_s", Math.round(h));
+        m.put("ceiling_jobs_per_s", Math.round(c));
+        m.put("ratio_pct", Bench.round1(h / c * 100));
+        m.put("pair_ratios_pct", pairs.toString().replace(" ", ""));
+        m.put("handler_service_cpu_us_per_job", Bench.median(handler, "service_cpu_us_per_job"));
+        m.put("ceiling_client_cpu_us_per_call", Bench.median(ceilings, "client_cpu_us_per_call"));
+        Bench.emit(m);
+    }
+
+    /**
+     * The ceiling's client JVM, kept running between its reps: it warms up once, then runs one rep
+     * of n calls per "go" line on its stdin and answers with a CEILING line.
+     */
+    static final class Ceiling implements AutoCloseable {
+        final Process process;
+        final java.io.BufferedWriter in;
+        final java.io.BufferedReader out;
+        final int n;
+        final Path log;
+        final List<Map<String, Object>> results = new ArrayList<>();
+
+        private Ceiling(Process process, int n, Path log) {
+            this.process = process;
+            this.n = n;
+            this.log = log;
+            this.in = process.outputWriter();
+            this.out = process.inputReader();
+        }
+
+        static Ceiling start(int port, int n, int warm) throws Exception {
             List<String> cmd = new ArrayList<>();
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             for (String o : Bench.javaOpts.trim().split("\\s+")) {
@@ -504,62 +559,65 @@ final class Scale {
                 }
             }
             cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "Scale", "http-client",
-                    String.valueOf(server.actualPort()), String.valueOf(n), String.valueOf(warm), String.valueOf(reps)));
+                    String.valueOf(port), String.valueOf(n), String.valueOf(warm)));
             Path log = Bench.out.resolve("httpceiling.log");
             Files.writeString(Bench.out.resolve("httpceiling.cmd"), String.join(" ", cmd) + "\n");
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            Bench.check(p.waitFor(600, TimeUnit.SECONDS) && p.exitValue() == 0, "the HTTP ceiling client failed; see %s", log);
-            List<Map<String, Object>> ceilings = new ArrayList<>();
-            for (String line : Files.readAllLines(log)) {
-                if (line.startsWith("CEILING ")) {
-                    String[] f = line.split(" ");
-                    Map<String, Object> m = new LinkedHashMap<>();
-                    m.put("name", "HTTP ceiling: one JVM, Vert.x HTTP client, " + IN_FLIGHT
-                            + " in flight, keep-alive, the same no-op server");
-                    m.put("jobs", n);
-                    m.put("seconds", Double.parseDouble(f[2]));
-                    m.put("jobs_per_s", Math.round(n / Double.parseDouble(f[2])));
-                    m.put("client_cpu_us_per_call", Double.parseDouble(f[3]));
-                    m.put("client_rss_peak_mb", Double.parseDouble(f[4]));
-                    m.put("rep", Integer.parseInt(f[1]));
-                    m.put("load", load());
-                    Bench.emit(m);
-                    ceilings.add(m);
-                }
-            }
-            List<Map<String, Object>> handler = Bench.results.stream()
-                    .filter(r -> String.valueOf(r.get("name")).startsWith("HTTP handler")).toList();
-            if (!handler.isEmpty() && !ceilings.isEmpty()) {
-                double h = Bench.median(handler, "jobs_per_s"), c = Bench.median(ceilings, "jobs_per_s");
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("name", "HTTP handler vs HTTP ceiling");
-                m.put("handler_jobs_per_s", Math.round(h));
-                m.put("ceiling_jobs_per_s", Math.round(c));
-                m.put("ratio_pct", Bench.round1(h / c * 100));
-                m.put("handler_service_cpu_us_per_job", Bench.median(handler, "service_cpu_us_per_job"));
-                m.put("ceiling_client_cpu_us_per_call", Bench.median(ceilings, "client_cpu_us_per_call"));
-                Bench.emit(m);
-            }
-        } finally {
-            server.close();
+            Process p = new ProcessBuilder(cmd).redirectError(log.toFile()).start();
+            Ceiling c = new Ceiling(p, n, log);
+            Bench.check("READY".equals(c.out.readLine()), "the HTTP ceiling client did not warm up; see %s", log);
+            return c;
+        }
+
+        Map<String, Object> rep(int rep) throws Exception {
+            in.write("go\n");
+            in.flush();
+            String line = out.readLine();
+            Bench.check(line != null && line.startsWith("CEILING "), "the HTTP ceiling client failed; see %s", log);
+            String[] f = line.split(" ");
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", "HTTP ceiling: one JVM, Vert.x HTTP client, " + IN_FLIGHT
+                    + " in flight, keep-alive, the same no-op server");
+            m.put("jobs", n);
+            m.put("seconds", Double.parseDouble(f[1]));
+            m.put("jobs_per_s", Math.round(n / Double.parseDouble(f[1])));
+            m.put("client_cpu_us_per_call", Double.parseDouble(f[2]));
+            m.put("client_rss_peak_mb", Double.parseDouble(f[3]));
+            m.put("rep", rep);
+            m.put("load", load());
+            Bench.emit(m);
+            results.add(m);
+            return m;
+        }
+
+        @Override
+        public void close() throws Exception {
+            in.close(); // EOF: the client stops
+            Bench.check(process.waitFor(60, TimeUnit.SECONDS) && process.exitValue() == 0,
+                    "the HTTP ceiling client failed; see %s", log);
         }
     }
 
-    /** The ceiling client's JVM: "http-client PORT N WARM REPS"; prints "CEILING rep seconds cpu-us-per-call rss-peak-mb". */
+    /**
+     * The ceiling client's JVM: "http-client PORT N WARM"; prints READY after the warm-up, then for
+     * each line on stdin "CEILING seconds cpu-us-per-call rss-peak-mb" of n calls, until EOF.
+     */
     public static void main(String[] args) throws Exception {
-        int port = Integer.parseInt(args[1]), n = Integer.parseInt(args[2]), warm = Integer.parseInt(args[3]),
-                reps = Integer.parseInt(args[4]);
+        int port = Integer.parseInt(args[1]), n = Integer.parseInt(args[2]), warm = Integer.parseInt(args[3]);
         Vertx vertx = Vertx.vertx();
         // as dev.redrive.http.OutboundHttp builds the HTTP handler's client
         HttpClient client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setTcpNoDelay(true),
                 new PoolOptions().setHttp1MaxSize(256));
         String url = "http://127.0.0.1:" + port + "/jobs";
         calls(client, url, warm);
-        for (int rep = 1; rep <= reps; rep++) {
+        System.out.println("READY");
+        System.out.flush();
+        var stdin = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
+        while (stdin.readLine() != null) {
             long cpu0 = cpuNanos();
             double seconds = calls(client, url, n);
-            System.out.printf(Locale.ROOT, "CEILING %d %.3f %.2f %.1f%n", rep, seconds, (cpuNanos() - cpu0) / 1000.0 / n,
+            System.out.printf(Locale.ROOT, "CEILING %.3f %.2f %.1f%n", seconds, (cpuNanos() - cpu0) / 1000.0 / n,
                     peakRss());
+            System.out.flush();
         }
         vertx.close().toCompletionStage().toCompletableFuture().get();
     }

@@ -20,7 +20,8 @@
 # Env: BENCH_QUEUE_OPTS (extra queue properties, e.g. "retry-poll=10ms,concurrency=400"),
 #      BENCH_JAVA_OPTS (JVM options for the service; default -Xmx128m, what docker/Dockerfile.jvm and
 #      run.sh ship with; e.g. add a JFR recording; "{tag}"
-#      becomes the measurement's name), REDIS_PORT (first port to try, default 6400).
+#      becomes the measurement's name), REDIS_PORT (first port to try, default 6400),
+#      BENCH_JAR (the service's jar, default target/quarkus-app/quarkus-run.jar: A/B of two builds).
 # Output: the table on stdout; JSON lines, service logs and redis.log in bench/results/<timestamp>/.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -48,7 +49,7 @@ done
 ONLY="${ONLY//scale/manyqueues,idle,punctuality,httpceiling}"
 [[ "$JOBS" =~ ^[0-9]+$ ]] && [ "$JOBS" -ge 100 ] || { echo "--jobs must be an integer >= 100" >&2; exit 2; }
 
-JAR=target/quarkus-app/quarkus-run.jar
+JAR="${BENCH_JAR:-target/quarkus-app/quarkus-run.jar}"
 if [ "$BUILD" = 1 ] && { [ ! -f "$JAR" ] || [ -n "$(find src pom.xml -newer "$JAR" -type f -print -quit)" ]; }; then
   echo "building the service (mvn -o -q -B package -DskipTests)" >&2
   mvn -o -q -B package -DskipTests >&2
