@@ -191,13 +191,15 @@ final class Scale {
         }
     }
 
+    static final Pattern READING = Pattern.compile("\\[Workers\\]\\s+queue \\S+: reading ");
+
     /** Waits until the service's log says every queue reads. */
     static void awaitReading(Bench.Service s, int n) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
         while (System.nanoTime() < deadline) {
             Bench.check(s.process.isAlive(), "service with %d queues exited; see %s", n, s.log);
-            long reading = Files.readAllLines(s.log).stream().filter(l -> l.contains("[Workers] queue ")
-                    && l.contains(": reading ")).count();
+            // "[Workers]", then the log's trace and span ids (empty here), then the message
+            long reading = Files.readAllLines(s.log).stream().filter(l -> READING.matcher(l).find()).count();
             if (reading >= n) {
                 return;
             }
