@@ -30,6 +30,7 @@ import dev.redrive.deadletter.DeadLetterSummary;
 import dev.redrive.deadletter.EntryFilter;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpServerRequest;
 
 /**
  * Parked jobs for people to look at: the summary of every dead-letter stream, pages of entries,
@@ -176,11 +177,12 @@ public class DeadLetterResource {
             headers = @Header(name = "Retry-After", description = "Seconds to wait", schema = @Schema(type = SchemaType.INTEGER)),
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Multi<byte[]> value(@PathParam("dlq") String dlq, @PathParam("id") String id,
-            @Parameter(description = "The field's name, as in the entry's `fields`") @PathParam("name") String name) {
+            @Parameter(description = "The field's name, as in the entry's `fields`") @PathParam("name") String name,
+            @Context HttpServerRequest request) {
         // No ranges or offsets: a parameter this endpoint ignored would send the whole value unasked.
         Requests.onlyParams(uri, Set.of());
         store.requireKnown(dlq);
         Requests.entryId(id);
-        return rawValues.stream(dlq, id, name);
+        return rawValues.stream(dlq, id, name, request.connection());
     }
 }

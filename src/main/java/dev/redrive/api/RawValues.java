@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.RestMulti;
 
 import dev.redrive.config.RedriveConfig;
@@ -13,6 +14,7 @@ import dev.redrive.deadletter.DeadLetterReader;
 import dev.redrive.deadletter.DeadLetterReader.Slice;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpConnection;
 
 /**
  * Sends one value of a parked job's snapshot whole, however large: a slice of
@@ -23,6 +25,8 @@ import io.smallrye.mutiny.Uni;
 @ApplicationScoped
 class RawValues {
 
+    private static final Logger LOG = Logger.getLogger(RawValues.class);
+
     @Inject
     DeadLetterReader store;
 
@@ -32,7 +36,8 @@ class RawValues {
     @Inject
     RedriveConfig config;
 
-    Multi<byte[]> stream(String dlq, String id, String name) {
+    /** @param connection the download's: closed when its client stalls (see {@link #cutOff}) */
+    Multi<byte[]> stream(String dlq, String id, String name, HttpConnection connection) {
         String field = RecordField.snapshotField(name);
         int slice = config.reads().entryBytes();
         // The permit is taken on subscription, so a response that is never sent can't keep one.
@@ -45,8 +50,28 @@ class RawValues {
         });
         // Sent chunked, without Content-Length: a download cut short (the entry replayed meanwhile,
         // Redis gone) then ends without the closing chunk, which every HTTP client reports as an error.
+        // The stall limit runs from each slice to the next whatever the client's demand: a slice
+        // the client does not take is never followed, so the limit fires.
         return RestMulti.fromUniResponse(head,
-                started -> rest(dlq, id, field, started.first(), slice).onTermination().invoke(started.permit()::release));
+                started -> rest(dlq, id, field, started.first(), slice)
+                        .ifNoItem().after(config.reads().stallTimeout())
+                        .recoverWithMulti(() -> cutOff(dlq, id, name, connection, started.permit()))
+                        .onTermination().invoke(started.permit()::release));
+    }
+
+    /**
+     * Ends a download whose client stopped taking it: the permit goes back now and the connection
+     * is closed, so the response ends without its closing chunk (the client sees a cut download,
+     * never a whole-looking short one). Closing it ourselves, rather than failing the stream,
+     * also keeps the REST layer from logging each stalled client as a server error.
+     */
+    private Multi<byte[]> cutOff(String dlq, String id, String name, HttpConnection connection,
+            ReadPermits.Permit permit) {
+        LOG.warnf("download of field %s of %s/%s cut off: its client took nothing for %s (redrive.reads.stall-timeout)",
+                name, dlq, id, config.reads().stallTimeout());
+        permit.release();
+        connection.close();
+        return Multi.createFrom().nothing();
     }
 
     private record Started(ReadPermits.Permit permit, Slice first) {

@@ -37,6 +37,7 @@ public final class QueueRegistry {
         // A zero time limit would fail every operator call at once, and a zero gauge interval
         // would refresh gauges without pause: both are typos, refused before anything runs.
         requirePositive("redrive.redis-timeout", config.redisTimeout());
+        requirePositive("redrive.reads.stall-timeout", config.reads().stallTimeout());
         requirePositive("redrive.gauge-interval", config.gaugeInterval());
         Map<String, QueueSpec> specs = new LinkedHashMap<>();
         config.queues().forEach((name, queue) -> specs.put(name, validate(name, queue, handlerExists)));

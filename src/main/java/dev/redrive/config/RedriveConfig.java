@@ -101,6 +101,15 @@ public interface RedriveConfig {
          */
         @WithDefault("8")
         int concurrent();
+
+        /**
+         * How long a raw value's download waits for its client to take one slice (and Redis to
+         * read the next); a client that takes nothing for longer is cut off, so a stalled or
+         * hostile reader can't keep a read permit. Defaults to 30s: a slice of 1 MiB then needs
+         * about 35 KB/s.
+         */
+        @WithDefault("30s")
+        Duration stallTimeout();
     }
 
     interface Replay {

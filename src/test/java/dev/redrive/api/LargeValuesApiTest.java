@@ -10,9 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,11 +24,9 @@ import java.util.Set;
 
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import dev.redrive.testing.ApiUsers;
 import dev.redrive.testing.Await;
 import dev.redrive.testing.DeadLetterSeed;
 import dev.redrive.testing.RedisResource;
@@ -223,32 +218,5 @@ class LargeValuesApiTest {
         for (String id : discarded) {
             assertTrue(seen.stream().anyMatch(s -> s.startsWith(id + "/")), "the discard of " + id + " is on a page");
         }
-    }
-
-    @Test
-    void oneReadTooManyIsRefusedWith503AndRetryAfterUntilTheReaderLetsGo() throws Exception {
-        // Written straight into the dead-letter stream: the view reads entries, however they got there.
-        String id = DeadLetterSeed.from(STREAM, "1-1").snapshot("payload", bytes(32 << 20, 'z')).park(redis, DLQ);
-        as("viewer").get(D + "/entries/" + enc(id)).then().statusCode(200);
-
-        int port = ConfigProvider.getConfig().getValue("quarkus.http.test-port", Integer.class);
-        String auth = Base64.getEncoder().encodeToString(("viewer:" + ApiUsers.password("viewer")).getBytes(StandardCharsets.UTF_8));
-        try (Socket slow = new Socket("127.0.0.1", port)) {
-            OutputStream out = slow.getOutputStream();
-            out.write(("GET " + D + "/entries/" + enc(id) + "/fields/payload HTTP/1.1\r\nHost: localhost\r\n"
-                    + "Authorization: Basic " + auth + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            InputStream in = slow.getInputStream();
-            byte[] head = in.readNBytes(12);
-            assertEquals("HTTP/1.1 200", new String(head, StandardCharsets.US_ASCII));
-            // This client reads no further: the 32 MiB can't all be sent, so the download holds its permit.
-            Response refused = as("viewer").get(D + "/entries/" + enc(id));
-            problem(refused.then(), 503);
-            refused.then().header("Retry-After", "1").body("type", equalTo("/problems/busy"));
-            problem(as("viewer").get(D + "/entries").then(), 503);
-        }
-        Await.until("the permit to come back once the slow client is gone", BOUND,
-                () -> as("viewer").get(D + "/entries/" + enc(id)).statusCode() == 200);
-        as("viewer").get(D + "/entries").then().statusCode(200).body("items.id", hasItem(id));
     }
 }
