@@ -253,7 +253,7 @@ public final class BlockingReader {
 
     private void dropConnection() {
         if (connection != null) {
-            connection.close().subscribe().with(ok -> { }, e -> { });
+            BlockingReads.close(connection);
             connection = null;
             clientId = -1;
         }

@@ -20,6 +20,7 @@ import io.vertx.mutiny.redis.client.Redis;
 import io.vertx.mutiny.redis.client.RedisConnection;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.redis.client.RedisOptions;
+import io.vertx.redis.client.impl.PooledRedisConnection;
 
 /**
  * The connections redrive blocks on, kept apart from the shared pool ({@code
@@ -73,8 +74,19 @@ public class BlockingReads {
                 .onFailure().invoke(() -> connecting.subscribe().with(BlockingReads::close, e -> { }));
     }
 
+    /**
+     * Closes the connection itself, not only its lease. A connection given up on (no answer within
+     * its limit) may never answer again, or answer late: handed back to the client's pool, the
+     * next connect would get it back, and a reader whose connection stopped answering without
+     * closing would wait on it for good. (Vert.x's pool recycles a leased connection on close();
+     * only its internal connection can be closed outright.)
+     */
     static void close(RedisConnection connection) {
-        connection.close().subscribe().with(ok -> { }, e -> { });
+        if (connection.getDelegate() instanceof PooledRedisConnection pooled) {
+            pooled.actual().forceClose();
+        } else {
+            connection.close().subscribe().with(ok -> { }, e -> { });
+        }
     }
 
     /** Wakes a blocked read; best effort, as the read returns on its own after its block time anyway. */
