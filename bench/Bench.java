@@ -361,7 +361,53 @@ public class Bench {
         extra.put("dlq_before", dlqBefore);
         extra.put("dlq_after", call("XLEN", DLQ).toLong());
         // entries/s of what moved in the window (all of it, unless the task outlived the 120 s limit)
-        report(s, "bulk replay (one redrive task) entries/s", Math.max(1, moved), new long[] {t0, t1}, cpu1 - cpu0, extra);
+        Map<String, Object> redrive = report(s, "bulk replay (one redrive task) entries/s", Math.max(1, moved),
+                new long[] {t0, t1}, cpu1 - cpu0, extra);
+        rawReplayBeside(n, redrive);
+    }
+
+    /**
+     * The peers' raw Lua replay (REPLAY_LUA of $PEERS_DIR/streams.js, read from there, not copied)
+     * on this Redis right after redrive's, with as many one-field dead letters as the peers give
+     * it: the peers' own run comes minutes later, and the box's speed moves more than that in
+     * minutes, so the ratio item 5 of issue 12 asks for is taken here as well.
+     */
+    static void rawReplayBeside(int n, Map<String, Object> redrive) throws Exception {
+        Path peers = Path.of(System.getenv().getOrDefault("PEERS_DIR", "/work/shared/bench/peers"), "streams.js");
+        java.util.regex.Matcher lua = java.util.regex.Pattern.compile("const REPLAY_LUA = `([^`]*)`")
+                .matcher(Files.exists(peers) ? Files.readString(peers) : "");
+        if (!lua.find()) {
+            log("replay: no REPLAY_LUA in %s; the raw Lua replay is not run beside redrive's", peers);
+            return;
+        }
+        String rawDlq = "{bench}:raw-dlq", target = "{bench}:raw-replayed";
+        call("DEL", rawDlq, target);
+        // The peers' dead letters: what their dead-letter Lua writes for each job.
+        for (int from = 0; from < n; from += 10_000) {
+            call("EVAL", "for i = tonumber(ARGV[1]), tonumber(ARGV[2]) do redis.call('XADD', KEYS[1], '*', 'orig', "
+                    + "'0-' .. i, 'data', '{\"i\":' .. i .. '}', 'error', 'boom') end", "1", rawDlq,
+                    String.valueOf(from), String.valueOf(Math.min(n, from + 10_000) - 1));
+        }
+        String sha = call("SCRIPT", "LOAD", lua.group(1)).toString();
+        double cpu0 = redisCpu();
+        long t0 = System.nanoTime();
+        long movedRaw = 0;
+        for (long k; (k = call("EVALSHA", sha, "2", rawDlq, target, "1000").toLong()) > 0;) {
+            movedRaw += k;
+        }
+        long t1 = System.nanoTime();
+        double cpu1 = redisCpu();
+        check(movedRaw == n && call("XLEN", target).toLong() == n, "the raw replay moved %d of %d", movedRaw, n);
+        double seconds = (t1 - t0) / 1e9;
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", "raw Lua replay of the peers (XRANGE+XADD+XDEL per 1000), right after redrive's");
+        m.put("jobs", n);
+        m.put("seconds", round3(seconds));
+        m.put("jobs_per_s", Math.round(n / seconds));
+        m.put("redis_cpu_us_per_job", round2((cpu1 - cpu0) * 1e6 / n));
+        m.put("redrive_vs_raw_pct", round1(((Number) redrive.get("jobs_per_s")).doubleValue() / (n / seconds) * 100));
+        emit(m);
+        call("DEL", rawDlq, target);
     }
 
     /** Polls a redrive until it leaves counting/canary/running (or 120 s pass); its last status. */
