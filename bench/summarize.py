@@ -74,7 +74,8 @@ for r in rows:
         print(f"  {r['name'][:58]:<58} p50 {r['p50_ms']} / p95 {r['p95_ms']} ms  target < {r['target_ms']} ms  "
               f"{'MET' if r['met'] else 'MISSED'}")
 # issue 12 (Scale.java): many queues, idle, retry punctuality, HTTP ceiling
-scale = [r for r in rows if r["name"].startswith(("many queues", "idle:", "retry punctuality", "HTTP handler vs"))]
+scale = [r for r in rows if r["name"].startswith(("many queues", "idle:", "retry punctuality", "HTTP handler vs",
+                                                  "raw Lua replay"))]
 if scale or f is not None:
     print()
     print("targets (issue 12):")
@@ -97,6 +98,10 @@ for r in rows:
         p = r.get("lateness_p99_ms")
         print(f"  {'retry lateness p50 / p99 / max ms':<58} {r.get('lateness_p50_ms')} / {p} / {r.get('lateness_max_ms')}"
               f"  target p99 <= 20 ms  {'MET' if p is not None and p <= 20 else 'MISSED'}")
+    elif r["name"].startswith("raw Lua replay"):
+        v = r["redrive_vs_raw_pct"]
+        print(f"  {'bulk replay / raw Lua replay right beside it':<58} {v:>9} %  target >= 50 %  "
+              f"{'MET' if v >= 50 else 'MISSED'} (raw {r['jobs_per_s']} entries/s)")
     elif r["name"].startswith("HTTP handler vs"):
         print(f"  {'HTTP handler / HTTP ceiling':<58} {r['ratio_pct']:>9} %  target >= 60 %  "
               f"{'MET' if r['ratio_pct'] >= 60 else 'MISSED'} ({r['handler_jobs_per_s']} vs {r['ceiling_jobs_per_s']} jobs/s)")
