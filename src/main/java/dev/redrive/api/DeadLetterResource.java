@@ -30,7 +30,7 @@ import dev.redrive.deadletter.DeadLetterSummary;
 import dev.redrive.deadletter.EntryFilter;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
 
 /**
  * Parked jobs for people to look at: the summary of every dead-letter stream, pages of entries,
@@ -166,7 +166,8 @@ public class DeadLetterResource {
             description = "The value exactly as the producer wrote it (its size is the view's `size`). It is sent "
                     + "chunked, in slices of redrive.reads.entry-bytes read from Redis one after the other, so a "
                     + "value of any size costs the service one slice at a time; a download cut short ends without "
-                    + "the closing chunk. Reading is not audited, like every other read.")
+                    + "the closing chunk. A client that takes no slice for redrive.reads.stall-timeout (30s) is cut "
+                    + "off, so it can't keep its read slot. Reading is not audited, like every other read.")
     @APIResponse(responseCode = "200", description = "The value",
             content = @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM))
     @APIResponse(responseCode = "400", description = "Malformed id",
@@ -178,11 +179,11 @@ public class DeadLetterResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Multi<byte[]> value(@PathParam("dlq") String dlq, @PathParam("id") String id,
             @Parameter(description = "The field's name, as in the entry's `fields`") @PathParam("name") String name,
-            @Context HttpServerRequest request) {
+            @Context HttpServerResponse response) {
         // No ranges or offsets: a parameter this endpoint ignored would send the whole value unasked.
         Requests.onlyParams(uri, Set.of());
         store.requireKnown(dlq);
         Requests.entryId(id);
-        return rawValues.stream(dlq, id, name, request.connection());
+        return rawValues.stream(dlq, id, name, response);
     }
 }

@@ -14,7 +14,7 @@ import dev.redrive.deadletter.DeadLetterReader;
 import dev.redrive.deadletter.DeadLetterReader.Slice;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.http.HttpConnection;
+import io.vertx.core.http.HttpServerResponse;
 
 /**
  * Sends one value of a parked job's snapshot whole, however large: a slice of
@@ -36,8 +36,8 @@ class RawValues {
     @Inject
     RedriveConfig config;
 
-    /** @param connection the download's: closed when its client stalls (see {@link #cutOff}) */
-    Multi<byte[]> stream(String dlq, String id, String name, HttpConnection connection) {
+    /** @param response the download's: reset when its client stalls (see {@link #cutOff}) */
+    Multi<byte[]> stream(String dlq, String id, String name, HttpServerResponse response) {
         String field = RecordField.snapshotField(name);
         int slice = config.reads().entryBytes();
         // The permit is taken on subscription, so a response that is never sent can't keep one.
@@ -55,22 +55,23 @@ class RawValues {
         return RestMulti.fromUniResponse(head,
                 started -> rest(dlq, id, field, started.first(), slice)
                         .ifNoItem().after(config.reads().stallTimeout())
-                        .recoverWithMulti(() -> cutOff(dlq, id, name, connection, started.permit()))
+                        .recoverWithMulti(() -> cutOff(dlq, id, name, response, started.permit()))
                         .onTermination().invoke(started.permit()::release));
     }
 
     /**
-     * Ends a download whose client stopped taking it: the permit goes back now and the connection
-     * is closed, so the response ends without its closing chunk (the client sees a cut download,
-     * never a whole-looking short one). Closing it ourselves, rather than failing the stream,
-     * also keeps the REST layer from logging each stalled client as a server error.
+     * Ends a download whose client stopped taking it: the permit goes back now and the response
+     * is reset (over HTTP/1.1 its connection is closed, over HTTP/2 only its stream, not the
+     * client's other requests), so it ends without its closing chunk: the client sees a cut
+     * download, never a whole-looking short one. Resetting it ourselves, rather than failing the
+     * stream, also keeps the REST layer from logging each stalled client as a server error.
      */
-    private Multi<byte[]> cutOff(String dlq, String id, String name, HttpConnection connection,
+    private Multi<byte[]> cutOff(String dlq, String id, String name, HttpServerResponse response,
             ReadPermits.Permit permit) {
         LOG.warnf("download of field %s of %s/%s cut off: its client took nothing for %s (redrive.reads.stall-timeout)",
                 name, dlq, id, config.reads().stallTimeout());
         permit.release();
-        connection.close();
+        response.reset();
         return Multi.createFrom().nothing();
     }
 

@@ -171,8 +171,8 @@ public final class HttpJobHandler implements JobHandler {
     }
 
     /**
-     * A status answer, or the call's time limit, as it is; anything else (refused, reset, idle too
-     * long) a transient http-connect.
+     * A status answer, or the call's time limit, as it is; anything else (refused, reset) a
+     * transient http-connect.
      */
     private Throwable failure(Throwable e) {
         if (e instanceof JobFailedException || e instanceof TerminalJobException || e instanceof TimeoutException) {
