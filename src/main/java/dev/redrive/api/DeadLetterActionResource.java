@@ -45,7 +45,9 @@ import io.smallrye.mutiny.Uni;
         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
 @APIResponse(responseCode = "403", description = "Your roles do not allow this",
         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-@APIResponse(responseCode = "503", description = "Redis is down, full or slower than redrive.redis-timeout; see Retry-After",
+@APIResponse(responseCode = "503", description = "Redis is down, full or slower than redrive.redis-timeout "
+        + "(redis-unavailable); or, with redrive.redis.wait-replicas set, the replay or discard happened on the primary "
+        + "but too few replicas confirmed it in time (not-replicated: check before repeating it); see Retry-After",
         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
 @RedisTimeLimit
 public class DeadLetterActionResource {

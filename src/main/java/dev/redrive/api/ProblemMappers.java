@@ -42,7 +42,12 @@ public class ProblemMappers {
             case NO_TASK -> Problem.of(404, "no-such-redrive", "No such redrive", e.getMessage());
             case TASK_FINISHED -> Problem.of(409, "redrive-finished", "Redrive already finished", e.getMessage());
             case REDRIVE_RUNNING -> Problem.of(409, "redrive-running", "Another redrive of this stream runs", e.getMessage());
+            case NOT_REPLICATED -> Problem.of(503, "not-replicated", "Written, but not confirmed by enough replicas",
+                    e.getMessage());
         };
+        if (problem.status() == 503) {
+            return Response.fromResponse(problem.response()).header("Retry-After", Long.toString(retryAfterSeconds())).build();
+        }
         return problem.response();
     }
 
@@ -91,7 +96,7 @@ public class ProblemMappers {
     public Response unexpected(Throwable e) {
         if (RedisFailures.unavailable(e)) {
             LOG.warnf("answered 503: Redis is down, full or slow (%s)", e);
-            long seconds = Math.max(1, config.redisTimeout().toSeconds());
+            long seconds = retryAfterSeconds();
             return Response.fromResponse(Problem.of(503, "redis-unavailable", "Redis unavailable",
                     "Redis is down, out of memory or did not answer within " + config.redisTimeout()
                             + "; retry later. A change that timed out may still happen: check the entry or the audit "
@@ -100,6 +105,10 @@ public class ProblemMappers {
         }
         LOG.error("request failed unexpectedly", e);
         return Problem.of(500, "internal", "Internal error", "the request failed on the server; see its log").response();
+    }
+
+    private long retryAfterSeconds() {
+        return Math.max(1, config.redisTimeout().toSeconds());
     }
 
     private static Response unauthenticated() {

@@ -18,6 +18,8 @@ final class RedisFailures {
     private static final Set<String> NOT_NOW = Set.of("OOM", "LOADING", "BUSY", "MASTERDOWN", "TRYAGAIN",
             "CLUSTERDOWN", "READONLY", "NOREPLICAS", "MISCONF");
 
+    private static final java.util.regex.Pattern BATCH = java.util.regex.Pattern.compile("ERR \\[\\d+\\] ");
+
     private RedisFailures() {
     }
 
@@ -45,6 +47,11 @@ final class RedisFailures {
     private static String code(String message) {
         if (message == null) {
             return "";
+        }
+        // A batch's failure names the failed command's place first: "ERR [0] OOM command not allowed ...".
+        java.util.regex.Matcher batch = BATCH.matcher(message);
+        if (batch.lookingAt()) {
+            message = message.substring(batch.end());
         }
         int space = message.indexOf(' ');
         return space < 0 ? message : message.substring(0, space);

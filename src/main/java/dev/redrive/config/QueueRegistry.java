@@ -39,6 +39,7 @@ public final class QueueRegistry {
         requirePositive("redrive.redis-timeout", config.redisTimeout());
         requirePositive("redrive.reads.stall-timeout", config.reads().stallTimeout());
         requirePositive("redrive.gauge-interval", config.gaugeInterval());
+        requireWaitable(config.redis(), config.redisTimeout(), cluster);
         Map<String, QueueSpec> specs = new LinkedHashMap<>();
         config.queues().forEach((name, queue) -> specs.put(name, validate(name, queue, handlerExists)));
         if (cluster) {
@@ -51,6 +52,25 @@ public final class QueueRegistry {
             watched.values().forEach(w -> requireSameSlot("redrive.watch." + w.name() + ".dlq", w.stream(), w.deadLetters()));
         }
         this.watches = Collections.unmodifiableMap(watched);
+    }
+
+    /** wait-replicas: a count a Redis can have, waited for within the request's own time limit, not on a cluster. */
+    private static void requireWaitable(RedriveConfig.Redis redis, Duration redisTimeout, boolean cluster) {
+        if (redis.waitReplicas() < 0 || redis.waitReplicas() > 100) {
+            throw new InvalidConfigException("redrive.redis.wait-replicas", "must be between 0 and 100 (got " + redis.waitReplicas() + ")");
+        }
+        if (redis.waitReplicas() == 0) {
+            return;
+        }
+        if (cluster) {
+            throw new InvalidConfigException("redrive.redis.wait-replicas", "is not supported on Redis Cluster (got "
+                    + redis.waitReplicas() + "): the WAIT would not reach the node that ran the write; set it to 0");
+        }
+        requirePositive("redrive.redis.wait-timeout", redis.waitTimeout());
+        if (redis.waitTimeout().compareTo(redisTimeout) >= 0) {
+            throw new InvalidConfigException("redrive.redis.wait-timeout", "must be shorter than redrive.redis-timeout ("
+                    + redisTimeout + "), which bounds the whole request (got " + redis.waitTimeout() + ")");
+        }
     }
 
     public Map<String, WatchSpec> watches() {

@@ -48,6 +48,9 @@ public interface RedriveConfig {
     @WithDefault("5s")
     Duration redisTimeout();
 
+    /** How operator writes wait for Redis replicas. */
+    Redis redis();
+
     /** How often gauges (dead-letter depth, pending, lag) are refreshed. Defaults to 5s. */
     @WithDefault("5s")
     Duration gaugeInterval();
@@ -60,6 +63,27 @@ public interface RedriveConfig {
 
     /** The operator console served under /console (docs/CONSOLE.md). */
     Console console();
+
+    interface Redis {
+        /**
+         * Replicas that must confirm an operator's write (a replay, a discard, each step of a bulk
+         * redrive) before the API answers success: redrive sends {@code WAIT <n> <wait-timeout>} on
+         * the connection that ran the script, so a 2xx survives the primary's failover. Too few
+         * replicas in time: the API answers 503 {@code /problems/not-replicated} (the write
+         * happened on the primary), a redrive's runner pauses before its next step. 0 waits for
+         * none; refused on Redis Cluster, where WAIT can't follow the script's node here.
+         * Defaults to 0.
+         */
+        @WithDefault("0")
+        int waitReplicas();
+
+        /**
+         * Longest a write waits for {@code wait-replicas} replicas; shorter than
+         * {@code redrive.redis-timeout}, which bounds the whole request. Defaults to 1s.
+         */
+        @WithDefault("1s")
+        Duration waitTimeout();
+    }
 
     interface Console {
         /**

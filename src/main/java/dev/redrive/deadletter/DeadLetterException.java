@@ -1,10 +1,14 @@
 package dev.redrive.deadletter;
 
+import dev.redrive.redis.Replication;
+
 /**
  * Why a dead-letter operation was refused. The reasons are the scripts' return codes and the
  * checks made before them, named once; the API turns each into one HTTP answer.
  */
 public class DeadLetterException extends RuntimeException {
+
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(DeadLetterException.class);
 
     public enum Reason {
         /** No such dead-letter stream is known to redrive. */
@@ -26,7 +30,9 @@ public class DeadLetterException extends RuntimeException {
         /** The redrive task is already finished. */
         TASK_FINISHED,
         /** Another redrive of the same dead-letter stream is unfinished. */
-        REDRIVE_RUNNING
+        REDRIVE_RUNNING,
+        /** The write happened on the primary, but fewer replicas than redrive.redis.wait-replicas confirmed it in time. */
+        NOT_REPLICATED
     }
 
     private final Reason reason;
@@ -34,6 +40,20 @@ public class DeadLetterException extends RuntimeException {
     public DeadLetterException(Reason reason, String detail) {
         super(detail);
         this.reason = reason;
+    }
+
+    /**
+     * {@code done} (what happened, in the past tense) is on the primary, but fewer replicas than
+     * asked confirmed it within the wait: a failover now could lose it. Not repeated blindly.
+     */
+    public static DeadLetterException notReplicated(String done, Replication.Written written) {
+        LOG.warnf("%s, but %d of %d replicas confirmed it within %s (redrive.redis.wait-replicas): a failover now "
+                + "could lose it", done, written.replicas(), written.wanted(), written.waited());
+        return new DeadLetterException(Reason.NOT_REPLICATED, done + " on the primary, but only " + written.replicas()
+                + " of " + written.wanted() + " replicas (redrive.redis.wait-replicas) confirmed it within "
+                + written.waited() + ": the write happened and stays; a failover before a replica gets it could lose "
+                + "it. Check the entry or the audit trail later instead of repeating it (a replay with the same "
+                + "Idempotency-Key answers from the first one)");
     }
 
     public Reason reason() {

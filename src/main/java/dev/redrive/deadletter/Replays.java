@@ -12,6 +12,8 @@ import org.jboss.logging.Logger;
 
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.redis.DeadLetterScripts;
+import dev.redrive.redis.LuaScripts;
+import dev.redrive.redis.Replication;
 import dev.redrive.redis.RedisTopology;
 import dev.redrive.redis.ScriptReply;
 import dev.redrive.trace.ReplaySpan;
@@ -83,7 +85,8 @@ public class Replays {
         DeadLetterScripts.Replay replay = new DeadLetterScripts.Replay(request.id(), request.actor(), now(),
                 request.note() == null ? "" : request.note(), idempotencyKey,
                 Math.max(1, config.replay().idempotencyTtl().toSeconds()), span == null ? "" : span.traceparent(), patch);
-        Uni<Replayed> replayed = scripts.replay(dlq, writableFrom(dlq), replay).map(reply -> outcome(request, reply));
+        Uni<Replayed> replayed = scripts.replay(dlq, writableFrom(dlq), replay)
+                .map(written -> replicated(outcome(request, ScriptReply.of(LuaScripts.Script.REPLAY, written.reply())), written));
         if (span == null) {
             return replayed;
         }
@@ -119,11 +122,16 @@ public class Replays {
     /** Discards an entry; the audit record keeps it whole. Returns the audit entry id. */
     public Uni<String> discard(String deadLetters, String id, String reason, String actor) {
         store.requireKnown(deadLetters);
-        return scripts.discard(deadLetters, id, actor, now(), reason).map(reply -> {
+        return scripts.discard(deadLetters, id, actor, now(), reason).map(written -> {
+            ScriptReply reply = ScriptReply.of(LuaScripts.Script.DISCARD, written.reply());
             switch (reply.code()) {
                 case DISCARDED -> {
                     metrics.discarded(deadLetters);
                     LOG.infof("%s discarded %s/%s: %s; the audit trail keeps the record", actor, deadLetters, id, reason);
+                    if (!written.confirmed()) {
+                        throw DeadLetterException.notReplicated("discarded " + deadLetters + "/" + id
+                                + " (audit record " + reply.text(1) + ")", written);
+                    }
                     return reply.text(1);
                 }
                 case GONE -> throw gone(deadLetters, id);
@@ -131,6 +139,15 @@ public class Replays {
                 default -> throw unexpected(reply);
             }
         });
+    }
+
+    /** The replay's result once enough replicas have it; a new job they don't have is a 503 that says it exists. */
+    private static Replayed replicated(Replayed replayed, Replication.Written written) {
+        if (!replayed.repeated() && !written.confirmed()) {
+            throw DeadLetterException.notReplicated("replayed " + replayed.deadLetters() + "/" + replayed.id()
+                    + " to " + replayed.stream() + " as " + replayed.newId(), written);
+        }
+        return replayed;
     }
 
     /** replay.lua's answer as a result, or the exception it means. */

@@ -52,6 +52,9 @@ public class DeadLetterScripts {
     @Inject
     LuaScripts scripts;
 
+    @Inject
+    Replication replication;
+
     /**
      * Runs dead-letter.lua for jobs of one stream, one outcome per job. {@code redriveTasks} are
      * the redrive tasks the jobs' own fields name (each once); the script raises a task's failed
@@ -102,9 +105,10 @@ public class DeadLetterScripts {
 
     /**
      * Runs replay.lua on one entry of {@code deadLetters}; {@code writable} are the streams it may
-     * add the job to (each in the dead-letter stream's hash slot).
+     * add the job to (each in the dead-letter stream's hash slot). Waits for replicas as
+     * {@link Replication} says.
      */
-    public Uni<ScriptReply> replay(String deadLetters, List<String> writable, Replay replay) {
+    public Uni<Replication.Written> replay(String deadLetters, List<String> writable, Replay replay) {
         List<String> keys = new ArrayList<>(List.of(deadLetters, RedisKeys.deadLetterStats(deadLetters),
                 RedisKeys.audit(deadLetters), RedisKeys.replayAnswer(deadLetters, replay.idempotencyKey()),
                 RedisKeys.replayed(deadLetters), RedisKeys.replayedAt(deadLetters)));
@@ -121,13 +125,13 @@ public class DeadLetterScripts {
             args.add(bytes(name));
             args.add(value);
         });
-        return scripts.callBinary(LuaScripts.Script.REPLAY, keys, args);
+        return replication.runBinary(LuaScripts.Script.REPLAY, keys, args);
     }
 
-    /** Runs discard.lua: deletes the entry with an audit record that keeps it whole. */
-    public Uni<ScriptReply> discard(String deadLetters, String id, String actor, String at, String reason) {
+    /** Runs discard.lua: deletes the entry with an audit record that keeps it whole; waits for replicas as a replay. */
+    public Uni<Replication.Written> discard(String deadLetters, String id, String actor, String at, String reason) {
         List<String> keys = List.of(deadLetters, RedisKeys.deadLetterStats(deadLetters), RedisKeys.audit(deadLetters));
-        return scripts.call(LuaScripts.Script.DISCARD, keys, List.of(id, actor, at, reason));
+        return replication.run(LuaScripts.Script.DISCARD, keys, List.of(id, actor, at, reason));
     }
 
     private static byte[] bytes(String s) {

@@ -147,6 +147,21 @@ public class LuaScripts {
                 .recoverWithUni(() -> redis.getRedis().send(binaryCommand(Command.EVAL, loaded.body, keys, args)));
     }
 
+    /**
+     * Runs the script, then {@code after}, in one batch: on one connection and in this order, as
+     * WAIT needs (it counts the replicas that have the writes of its own connection).
+     */
+    Uni<List<Response>> runBinaryThen(Script script, List<String> keys, List<byte[]> args, Request after) {
+        Loaded loaded = scripts.get(script);
+        RuntimeException unfit = unfit(script, loaded, keys);
+        if (unfit != null) {
+            return Uni.createFrom().failure(unfit);
+        }
+        return redis.getRedis().batch(List.of(binaryCommand(Command.EVALSHA, loaded.sha, keys, args), after))
+                .onFailure(LuaScripts::isNoScriptInBatch)
+                .recoverWithUni(() -> redis.getRedis().batch(List.of(binaryCommand(Command.EVAL, loaded.body, keys, args), after)));
+    }
+
     /** Runs a script that answers with a code ({@link ScriptReply}), and names the code. */
     public Uni<ScriptReply> call(Script script, List<String> keys, List<String> args) {
         return run(script, keys, args).map(reply -> ScriptReply.of(script, reply));
@@ -190,6 +205,11 @@ public class LuaScripts {
 
     private static boolean isNoScript(Throwable e) {
         return e.getMessage() != null && e.getMessage().startsWith("NOSCRIPT");
+    }
+
+    /** A batch's failure names the failed command's place: {@code ERR [0] NOSCRIPT ...}. */
+    private static boolean isNoScriptInBatch(Throwable e) {
+        return e.getMessage() != null && e.getMessage().startsWith("ERR [0] NOSCRIPT");
     }
 
     private static String withLibraries(String body, Set<String> included) {

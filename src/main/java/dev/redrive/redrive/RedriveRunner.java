@@ -16,6 +16,7 @@ import org.jboss.logging.Logger;
 
 import dev.redrive.config.ProcessIdentity;
 import dev.redrive.config.RedriveConfig;
+import dev.redrive.deadletter.DeadLetterException;
 import dev.redrive.deadletter.ReplayTargets;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -131,6 +132,9 @@ public class RedriveRunner {
                     driver.drive(dlq, id, stop);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
+                } catch (DeadLetterException e) {
+                    // not replicated in time: its WARN said so; the next run waits for the replicas again
+                    LOG.warnf("redrive %s of %s paused: %s; it resumes when its lease has run out", id, dlq, e.getMessage());
                 } catch (RuntimeException e) {
                     if (!stop.requested()) {
                         LOG.errorf(e, "redrive %s of %s stopped; it resumes when its lease has run out", id, dlq);

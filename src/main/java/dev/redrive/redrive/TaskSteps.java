@@ -13,10 +13,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import dev.redrive.config.ProcessIdentity;
+import dev.redrive.deadletter.DeadLetterException;
 import dev.redrive.deadletter.DeadLetterMetrics;
 import dev.redrive.deadletter.Replays;
 import dev.redrive.redis.LuaScripts;
 import dev.redrive.redis.RedisKeys;
+import dev.redrive.redis.Replication;
 import dev.redrive.redis.ScriptReply;
 import dev.redrive.trace.ReplaySpan;
 import dev.redrive.trace.Tracing;
@@ -40,6 +42,9 @@ class TaskSteps {
 
     @Inject
     Replays replays;
+
+    @Inject
+    Replication replication;
 
     @Inject
     RedriveTaskStore store;
@@ -109,8 +114,8 @@ class TaskSteps {
                 }
                 ReplaySpan span = tracing.redriveStep(dlq, task.id(), task.actor());
                 spans.add(span);
-                inFlight.add(wait.send(scripts.run(LuaScripts.Script.REDRIVE_STEP, keys, stepArgs(task, spec, limit,
-                        span))));
+                inFlight.add(wait.send(replication.run(LuaScripts.Script.REDRIVE_STEP, keys, stepArgs(task, spec, limit,
+                        span)).map(TaskSteps::replicated)));
             }
             Response step = wait.on(inFlight.poll());
             if (stopped(step)) {
@@ -130,6 +135,19 @@ class TaskSteps {
                 return true;
             }
         }
+    }
+
+    /**
+     * A step's reply once enough replicas have its moves (redrive.redis.wait-replicas); otherwise
+     * the run stops as on a Redis failure, and the task resumes from the step's cursor once its
+     * lease runs out: the moves stay, the next ones wait for the replicas.
+     */
+    private static Response replicated(Replication.Written written) {
+        Response step = written.reply();
+        if (!written.confirmed() && !stopped(step) && step.get(2).toLong() > 0) {
+            throw DeadLetterException.notReplicated("a redrive step moved " + step.get(2).toLong() + " dead letters", written);
+        }
+        return step;
     }
 
     private List<String> stepArgs(RedriveTask task, RedriveSpec spec, int limit, ReplaySpan span) {

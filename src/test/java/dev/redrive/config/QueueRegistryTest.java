@@ -16,13 +16,17 @@ import io.smallrye.config.SmallRyeConfigBuilder;
 class QueueRegistryTest {
 
     static QueueRegistry registry(Map<String, String> props) {
+        return new QueueRegistry(mapped(props), name -> name.equals("known"));
+    }
+
+    static RedriveConfig mapped(Map<String, String> props) {
         SmallRyeConfig config = new SmallRyeConfigBuilder()
                 .addDefaultInterceptors()
                 .withConverter(Duration.class, 200, new io.quarkus.runtime.configuration.DurationConverter())
                 .withMapping(RedriveConfig.class)
                 .withSources(new PropertiesConfigSource(props, "test", 500))
                 .build();
-        return new QueueRegistry(config.getConfigMapping(RedriveConfig.class), name -> name.equals("known"));
+        return config.getConfigMapping(RedriveConfig.class);
     }
 
     static String failure(Map<String, String> props) {
@@ -98,5 +102,18 @@ class QueueRegistryTest {
                 + "Cluster hash slot than stream 'orders': parking would need two scripts; on a cluster leave DLQ_NAME "
                 + "empty so each stream parks into {orders}:dlq, or give the stream and the dead-letter stream the same "
                 + "{hash tag}", message);
+    }
+
+    @Test
+    void waitReplicasIsRefusedOnAClusterAndMustWaitLessThanTheRequestMay() {
+        assertEquals("Invalid configuration: redrive.redis.wait-timeout must be shorter than redrive.redis-timeout (PT5S), "
+                + "which bounds the whole request (got PT5S)",
+                failure(Map.of("redrive.redis.wait-replicas", "1", "redrive.redis.wait-timeout", "5s")));
+        assertEquals("Invalid configuration: redrive.redis.wait-replicas must be between 0 and 100 (got -1)",
+                failure(Map.of("redrive.redis.wait-replicas", "-1")));
+        RedriveConfig mapped = mapped(Map.of("redrive.redis.wait-replicas", "1"));
+        String message = assertThrows(InvalidConfigException.class, () -> new QueueRegistry(mapped, n -> true, true)).getMessage();
+        assertEquals("Invalid configuration: redrive.redis.wait-replicas is not supported on Redis Cluster (got 1): the "
+                + "WAIT would not reach the node that ran the write; set it to 0", message);
     }
 }

@@ -21,7 +21,14 @@ final class RedisCli implements AutoCloseable {
     private final InputStream in;
 
     RedisCli(int port) throws IOException {
-        socket = new Socket("127.0.0.1", port);
+        this("127.0.0.1", port, 0);
+    }
+
+    /** A Redis elsewhere (another network namespace), each connect and read bounded by {@code timeoutMillis} (0: none). */
+    RedisCli(String host, int port, int timeoutMillis) throws IOException {
+        socket = new Socket();
+        socket.connect(new java.net.InetSocketAddress(host, port), timeoutMillis);
+        socket.setSoTimeout(timeoutMillis);
         out = socket.getOutputStream();
         in = new BufferedInputStream(socket.getInputStream());
     }
@@ -42,6 +49,15 @@ final class RedisCli implements AutoCloseable {
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** {@link #call}, with an error reply thrown rather than returned. */
+    Object checked(Object... args) {
+        Object reply = call(args);
+        if (reply instanceof RuntimeException e) {
+            throw e;
+        }
+        return reply;
     }
 
     String xadd(String stream, String... fieldsAndValues) {

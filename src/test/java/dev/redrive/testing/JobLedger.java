@@ -2,11 +2,11 @@ package dev.redrive.testing;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -31,8 +31,8 @@ public final class JobLedger {
     private final Map<String, Integer> attempts = new ConcurrentHashMap<>();
     /** the dead-letter records (ids) of each parked life */
     private final Map<String, Set<String>> parks = new ConcurrentHashMap<>();
-    /** the new lives made from each dead-letter record, by its id */
-    private final Map<String, List<String>> replays = new ConcurrentHashMap<>();
+    /** the new lives made from each dead-letter record, by its id (sets: reading Redis again adds nothing) */
+    private final Map<String, Set<String>> replays = new ConcurrentHashMap<>();
 
     /** Redis acknowledged job {@code job} as entry {@code entryId} (and a replica confirmed it, where one is asked). */
     public void produced(String job, String entryId) {
@@ -58,7 +58,7 @@ public final class JobLedger {
     /** A replay or a redrive's move (from the audit trail) turned dead letter {@code dlqId} into a new life of its job. */
     public void replayed(String dlqId, String parkedLife, String newEntryId) {
         parked(dlqId, parkedLife);
-        replays.computeIfAbsent(dlqId, k -> Collections.synchronizedList(new ArrayList<>())).add(newEntryId);
+        replays.computeIfAbsent(dlqId, k -> ConcurrentHashMap.newKeySet()).add(newEntryId);
         String job = lives.get(parkedLife);
         lives.put(newEntryId, job == null ? "?" + parkedLife : job);
     }
@@ -72,6 +72,7 @@ public final class JobLedger {
      * Reads every park and every replay from Redis: the records in dead-letter stream {@code dlq},
      * and the {@code replay}, {@code redrive-moves} and {@code discard} records of its audit stream
      * (a replayed or discarded dead letter is gone from {@code dlq}; the audit trail keeps it).
+     * Reading again, while jobs still settle, records nothing twice.
      */
     public void readDeadLetters(Redis redis, String dlq, String audit) throws Exception {
         scan(redis, dlq, (id, f) -> parked(id, f.get("origin-id")));
@@ -134,7 +135,7 @@ public final class JobLedger {
                 (attempts.containsKey(id) ? lost : neverAttempted).add(name);
             }
             if (p > 1) {
-                parkedTwice.add(name + " in dead letters " + parks.get(id));
+                parkedTwice.add(name + " in dead letters " + new TreeSet<>(parks.get(id)));
             }
             if (ok > 0 && p > 0) {
                 doneAndParked.add(name);
@@ -142,7 +143,7 @@ public final class JobLedger {
         }
         for (var r : replays.entrySet()) {
             if (r.getValue().size() > 1) {
-                replayedTwice.add(r.getKey() + " -> " + r.getValue());
+                replayedTwice.add(r.getKey() + " -> " + new TreeSet<>(r.getValue()));
             }
         }
         List<String> extra = new ArrayList<>();
