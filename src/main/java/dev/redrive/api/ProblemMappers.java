@@ -11,6 +11,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.deadletter.DeadLetterException;
+import dev.redrive.redis.RedisProblems;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
@@ -44,6 +45,9 @@ public class ProblemMappers {
             case REDRIVE_RUNNING -> Problem.of(409, "redrive-running", "Another redrive of this stream runs", e.getMessage());
             case NOT_REPLICATED -> Problem.of(503, "not-replicated", "Written, but not confirmed by enough replicas",
                     e.getMessage());
+            case NO_PROPOSAL -> Problem.of(404, "no-such-proposal", "No such redrive proposal", e.getMessage());
+            case PROPOSAL_DECIDED -> Problem.of(409, "proposal-decided", "Proposal already decided", e.getMessage());
+            case OWN_PROPOSAL -> Problem.of(403, "own-proposal", "Proposer may not decide", e.getMessage());
         };
         if (problem.status() == 503) {
             return Response.fromResponse(problem.response()).header("Retry-After", Long.toString(retryAfterSeconds())).build();
@@ -94,6 +98,15 @@ public class ProblemMappers {
      */
     @ServerExceptionMapper
     public Response unexpected(Throwable e) {
+        if (RedisProblems.refused(e)) {
+            // Redis refuses redrive itself (user, password, permission, TLS): no retry of the client
+            // helps until an operator changes the configuration, but it is Redis being unusable, not a bug.
+            String hint = RedisProblems.hint(e);
+            LOG.warnf("answered 503: Redis refuses redrive (%s): %s", e.getMessage(), hint);
+            return Response.fromResponse(Problem.of(503, "redis-unavailable", "Redis unavailable",
+                    "Redis refuses redrive's connection or command: " + hint + "; retry once that is fixed")
+                    .response()).header("Retry-After", Long.toString(retryAfterSeconds())).build();
+        }
         if (RedisFailures.unavailable(e)) {
             LOG.warnf("answered 503: Redis is down, full or slow (%s)", e);
             long seconds = retryAfterSeconds();

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
 
+import dev.redrive.redis.RedisProblems;
 import io.vertx.core.VertxException;
 import io.vertx.redis.client.Response;
 import io.vertx.redis.client.ResponseType;
@@ -17,8 +18,6 @@ final class RedisFailures {
     /** Error replies that say "not now" rather than "wrong": the first word of Redis' error text. */
     private static final Set<String> NOT_NOW = Set.of("OOM", "LOADING", "BUSY", "MASTERDOWN", "TRYAGAIN",
             "CLUSTERDOWN", "READONLY", "NOREPLICAS", "MISCONF");
-
-    private static final java.util.regex.Pattern BATCH = java.util.regex.Pattern.compile("ERR \\[\\d+\\] ");
 
     private RedisFailures() {
     }
@@ -34,7 +33,7 @@ final class RedisFailures {
                 return true;
             }
             if (e instanceof Response reply && reply.type() == ResponseType.ERROR) {
-                return NOT_NOW.contains(code(e.getMessage()));
+                return NOT_NOW.contains(RedisProblems.code(e.getMessage()));
             }
             // The client's own failures: connection closed or refused, pool full of waiters.
             if (e instanceof VertxException) {
@@ -42,18 +41,5 @@ final class RedisFailures {
             }
         }
         return false;
-    }
-
-    private static String code(String message) {
-        if (message == null) {
-            return "";
-        }
-        // A batch's failure names the failed command's place first: "ERR [0] OOM command not allowed ...".
-        java.util.regex.Matcher batch = BATCH.matcher(message);
-        if (batch.lookingAt()) {
-            message = message.substring(batch.end());
-        }
-        int space = message.indexOf(' ');
-        return space < 0 ? message : message.substring(0, space);
     }
 }

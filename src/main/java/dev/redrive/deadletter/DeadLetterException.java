@@ -32,7 +32,13 @@ public class DeadLetterException extends RuntimeException {
         /** Another redrive of the same dead-letter stream is unfinished. */
         REDRIVE_RUNNING,
         /** The write happened on the primary, but fewer replicas than redrive.redis.wait-replicas confirmed it in time. */
-        NOT_REPLICATED
+        NOT_REPLICATED,
+        /** No such redrive proposal (never made, or forgotten after its expiry). */
+        NO_PROPOSAL,
+        /** The proposal was approved or rejected before, or expired: it is decided once. */
+        PROPOSAL_DECIDED,
+        /** The caller proposed it: someone else must approve or reject it. */
+        OWN_PROPOSAL
     }
 
     private final Reason reason;
