@@ -48,7 +48,7 @@ class SpanExportIT {
             } else {
                 slowRequests.countDown();
                 sleep(Duration.ofMillis(700));
-                accepted.addAndGet(count(body, SPAN_NAME.getBytes(StandardCharsets.UTF_8)));
+                accepted.addAndGet(OtlpBodies.count(body, SPAN_NAME.getBytes(StandardCharsets.UTF_8)));
                 exchange.getResponseHeaders().add("Content-Type", "application/x-protobuf");
                 exchange.sendResponseHeaders(200, -1);
             }
@@ -111,19 +111,5 @@ class SpanExportIT {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static int count(byte[] haystack, byte[] needle) {
-        int n = 0;
-        outer:
-        for (int i = 0; i + needle.length <= haystack.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            n++;
-        }
-        return n;
     }
 }
