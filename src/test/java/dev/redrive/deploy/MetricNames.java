@@ -23,6 +23,7 @@ final class MetricNames {
             "redrive_handler_duration_seconds",
             "redrive_dlq_replayed_total",
             "redrive_dlq_discarded_total",
+            "redrive_readers_failing",
             "redrive_trace_spans_ended_total",
             "redrive_trace_spans_exported_total",
             "redrive_trace_spans_dropped_total");
