@@ -11,6 +11,7 @@ import org.jboss.logging.Logger;
 import dev.redrive.job.BlockingJobHandler;
 import dev.redrive.job.JobHandler;
 import dev.redrive.redis.RedisTopology;
+import dev.redrive.redis.Replication;
 import io.quarkus.runtime.Startup;
 import io.smallrye.common.annotation.Identifier;
 
@@ -26,6 +27,13 @@ public class QueueRegistryProducer {
 
     /** Ahead of every other start-up observer: a bad value stops the process before it touches Redis. */
     static final int FIRST = 1;
+
+    /** redrive.redis.wait-*, checked with the rest of the configuration by {@link QueueRegistry}. */
+    @Produces
+    @Singleton
+    Replication.Wait replicaWait(RedriveConfig config, QueueRegistry checked) {
+        return new Replication.Wait(config.redis().waitReplicas(), config.redis().waitTimeout());
+    }
 
     @Produces
     @Singleton

@@ -7,7 +7,6 @@ import java.util.List;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import dev.redrive.config.RedriveConfig;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Request;
@@ -32,20 +31,28 @@ public class Replication {
         }
     }
 
+    /**
+     * How many replicas each operator write waits for (0: none), and how long at most: from
+     * {@code redrive.redis.wait-replicas} and {@code wait-timeout}, which config/ checks and hands
+     * in (redis/ reads no configuration of redrive's own).
+     */
+    public record Wait(int replicas, Duration timeout) {
+    }
+
     @Inject
-    RedriveConfig config;
+    Wait wait;
 
     @Inject
     LuaScripts scripts;
 
     /** How many replicas each operator write waits for; 0: none. */
     public int wanted() {
-        return config.redis().waitReplicas();
+        return wait.replicas();
     }
 
     public Uni<Written> runBinary(LuaScripts.Script script, List<String> keys, List<byte[]> args) {
         int wanted = wanted();
-        Duration timeout = config.redis().waitTimeout();
+        Duration timeout = wait.timeout();
         if (wanted == 0) {
             return scripts.runBinary(script, keys, args).map(reply -> new Written(reply, 0, 0, Duration.ZERO));
         }
