@@ -43,8 +43,9 @@ public class LuaScripts {
      * the codes it answers with ({@link ScriptReply}; none for a script whose reply is data).
      */
     public enum Script {
-        DEAD_LETTER("dead-letter.lua", 6, MORE_KEYS, PARKED, NOT_PENDING, WRONG_TYPE),
+        DEAD_LETTER("dead-letter.lua", 6, MORE_KEYS, PARKED, NOT_PENDING, TRIMMED, WRONG_TYPE),
         CLAIM("claim.lua", 2, FIXED_KEYS),
+        TRANSFER("transfer.lua", 2, FIXED_KEYS),
         FIGURES("figures.lua", 0, MORE_KEYS),
         FORGET_CONSUMERS("forget-consumers.lua", 1, FIXED_KEYS),
         REPLAY("replay.lua", 6, MORE_KEYS, REPLAYED, AGAIN, KEY_REUSED, GONE, NO_SNAPSHOT, UNREADABLE, NOT_WRITABLE,

@@ -22,6 +22,11 @@ public record ScriptReply(Code code, Response reply) {
         PARKED,
         /** dead-letter.lua: the job is not pending any more (someone acked or parked it). */
         NOT_PENDING,
+        /**
+         * dead-letter.lua: the job's stream entry was trimmed and it was not parked as missing:
+         * nothing was written, it stays pending to be parked again as missing.
+         */
+        TRIMMED,
         /** A key the script would write holds another type: nothing was written; the sentence names it. */
         WRONG_TYPE,
         /** replay.lua: replayed as the given new id, to the given origin. */
