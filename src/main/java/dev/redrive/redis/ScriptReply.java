@@ -63,7 +63,19 @@ public record ScriptReply(Code code, Response reply) {
         /** read-value.lua: the value's full length and a slice of it. */
         VALUE,
         /** read-value.lua: the entry has no such field. */
-        NO_FIELD;
+        NO_FIELD,
+        /** proposal-create.lua: the proposal is stored. */
+        CREATED,
+        /** proposal-approve.lua: approved, and its task created. */
+        APPROVED,
+        /** proposal-reject.lua: rejected. */
+        REJECTED,
+        /** proposal-approve.lua, proposal-reject.lua: the proposal was decided before; its state is given. */
+        DECIDED,
+        /** proposal-approve.lua, proposal-reject.lua: the proposal expired undecided. */
+        EXPIRED,
+        /** proposal-approve.lua, proposal-reject.lua: the caller proposed it, and may not decide it. */
+        OWN;
 
         /** The code as the scripts write it: {@code not-pending} for NOT_PENDING. */
         public final String wire = name().toLowerCase(Locale.ROOT).replace('_', '-');
