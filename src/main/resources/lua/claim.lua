@@ -1,6 +1,7 @@
 #!lua
 -- uses lib/fields.lua
 -- uses lib/ranges.lua
+-- uses lib/claims.lua
 -- claim.lua: give pending entries to a worker, each only if it is still where the caller saw it.
 --
 -- Two callers: the retry scheduler (entries waiting under the retry consumer whose backoff has
@@ -21,8 +22,9 @@
 --
 -- Returns an array, one item per entry taken:
 --   { id, delivery count after the claim, { field, value, ... } }  claimed, to run
---   { id, delivery count so far, owner }  the entry was trimmed from the stream: it stays
---                                          pending for the caller to park as missing
+--   { id, delivery count so far, owner }  the entry was trimmed from the stream: it is not
+--                                          claimed (lib/claims.lua) and stays pending for the
+--                                          caller to park as missing
 -- Entries owned by someone else by now, delivered again since (another count), renewed, or not yet
 -- past their Retry-After are skipped.
 -- Everything that can fail (the stream's and the hash's types, the group) fails in the reads
@@ -74,16 +76,7 @@ end
 
 for _, count in ipairs(counts) do
   local ids = byCount[count]
-  for from = 1, #ids, 1000 do
-    local args = { stream, group, worker, 0 }
-    for j = from, math.min(from + 999, #ids) do
-      args[#args + 1] = ids[j]
-    end
-    args[#args + 1] = 'JUSTID'
-    args[#args + 1] = 'RETRYCOUNT'
-    args[#args + 1] = count
-    redis.call('XCLAIM', unpack(args))
-  end
+  claimIds(stream, group, worker, ids, count)
   if hinted then
     inSlices('HDEL', notBefore, ids)
   end

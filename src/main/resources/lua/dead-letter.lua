@@ -44,6 +44,9 @@
 --   { 'parked', new dead-letter entry id }
 --   { 'not-pending' }               not pending in the group any more (someone acked or parked it)
 --   { 'wrong-type', sentence }      not parked, nothing written for it: it stays pending
+--   { 'trimmed' }                   its stream entry is gone and its failure kind is not missing:
+--                                   nothing written for it, it stays pending for the caller to
+--                                   park again as missing (a record that says what happened)
 
 -- A record field's value among XADD's arguments (name, value pairs after the key and '*'), '' if absent.
 -- The records of one call share their layout: where a name was found for one job is checked, not
@@ -112,6 +115,8 @@ while i <= #ARGV do
     results[#results + 1] = { 'wrong-type', refusal }
   elseif taken[id] or not pendingNow[id] then
     results[#results + 1] = { 'not-pending' }
+  elseif not entries[id] and kind ~= 'missing' then
+    results[#results + 1] = { 'trimmed' }
   else
     taken[id] = true
     -- One table of the right size at once (the record is most of a job's arguments), not grown
@@ -123,7 +128,7 @@ while i <= #ARGV do
     args[#args + 1] = replays or '0'
     local entry = entries[id]
     if not entry then
-      -- Trimmed away before it completed: park what we still know rather than drop it.
+      -- Trimmed away before it completed (kind missing): park what is still known, never drop it.
       args[#args + 1] = 'snapshot'
       args[#args + 1] = 'missing'
     else

@@ -1,4 +1,5 @@
 #!lua
+-- uses lib/start-task.lua
 -- redrive-start.lua: create a bulk redrive, unless another one of the same dead-letter stream runs.
 --
 -- Two redrives walking one stream at once would each count entries the other moves, so their
@@ -30,15 +31,11 @@ local pointer, seen, task, index = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local seenId, id, now, dryRun = ARGV[1], ARGV[2], ARGV[3], ARGV[4] == '1'
 
 if not dryRun then
-  local current = redis.call('GET', pointer) or ''
-  if current ~= seenId then
+  local refused, current, state = refusal(pointer, seen, seenId)
+  if refused == 'changed' then
     return { 'changed' }
-  end
-  if current ~= '' then
-    local state = redis.call('HGET', seen, 'state')
-    if state == 'counting' or state == 'canary' or state == 'running' then
-      return { 'running', current, state }
-    end
+  elseif refused == 'running' then
+    return { 'running', current, state }
   end
 end
 
@@ -46,9 +43,5 @@ local fields = {}
 for i = 5, #ARGV do
   fields[#fields + 1] = ARGV[i]
 end
-redis.call('HSET', task, unpack(fields))
-redis.call('ZADD', index, now, id)
-if not dryRun then
-  redis.call('SET', pointer, id)
-end
+createTask(pointer, task, index, id, now, dryRun, fields)
 return { 'started' }

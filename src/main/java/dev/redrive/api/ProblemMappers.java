@@ -42,6 +42,9 @@ public class ProblemMappers {
             case NO_TASK -> Problem.of(404, "no-such-redrive", "No such redrive", e.getMessage());
             case TASK_FINISHED -> Problem.of(409, "redrive-finished", "Redrive already finished", e.getMessage());
             case REDRIVE_RUNNING -> Problem.of(409, "redrive-running", "Another redrive of this stream runs", e.getMessage());
+            case NO_PROPOSAL -> Problem.of(404, "no-such-proposal", "No such redrive proposal", e.getMessage());
+            case PROPOSAL_DECIDED -> Problem.of(409, "proposal-decided", "Proposal already decided", e.getMessage());
+            case OWN_PROPOSAL -> Problem.of(403, "own-proposal", "Proposer may not decide", e.getMessage());
         };
         return problem.response();
     }

@@ -3,9 +3,6 @@ package dev.redrive.api;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 import jakarta.annotation.security.RolesAllowed;
@@ -32,7 +29,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.deadletter.DeadLetterReader;
-import dev.redrive.deadletter.EntryFilter;
+import dev.redrive.redrive.Proposal;
+import dev.redrive.redrive.Proposals;
 import dev.redrive.redrive.RedriveSpec;
 import dev.redrive.redrive.RedriveStatus;
 import dev.redrive.redrive.RedriveTasks;
@@ -57,12 +55,12 @@ import io.smallrye.common.annotation.Blocking;
 public class RedriveResource {
 
     private static final Pattern TASK_ID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
-    private static final Set<String> KNOWN = Set.of("filter", "maxPerSecond", "dryRun", "canary", "maxRefailRate", "note");
-    private static final Set<String> FILTER = Set.of("origin", "job", "failure", "fingerprint", "deadFrom", "deadTo", "ids",
-            "text");
 
     @Inject
     RedriveTasks redrives;
+
+    @Inject
+    Proposals proposals;
 
     @Inject
     DeadLetterReader store;
@@ -90,8 +88,11 @@ public class RedriveResource {
                     + "or a deadFrom/deadTo outside years 0000-9999, is a 400; so is an unknown field, a field named "
                     + "twice or anything after the JSON object. One redrive of a stream runs at a time: while one "
                     + "is counting, in its canary or running, another is refused with 409 naming it; a dry run moves "
-                    + "nothing and may run beside it.")
-    @APIResponse(responseCode = "202", description = "Started; poll the Location")
+                    + "nothing and may run beside it. With redrive.redrives.require-approval=true a redrive that is not "
+                    + "a dry run is not started: the answer is a proposal (state \"proposed\", its Location under "
+                    + ".../proposals) that another dlq-operator approves.")
+    @APIResponse(responseCode = "202", description = "Started (a redrive; poll the Location), or, with "
+            + "redrive.redrives.require-approval, proposed (a proposal; another operator approves it)")
     @APIResponse(responseCode = "409", description = "Another redrive of this dead-letter stream is unfinished "
             + "(redrive-running; the detail names it): wait for it or cancel it",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
@@ -100,7 +101,11 @@ public class RedriveResource {
     public Response start(@PathParam("dlq") String dlq, byte[] body) {
         store.requireKnown(dlq);
         JsonNode root = Requests.json(mapper, body, config.replay().maxBodyBytes());
-        RedriveSpec spec = spec(root);
+        RedriveSpec spec = RedriveBody.spec(root, true);
+        if (config.redrives().requireApproval() && !spec.dryRun()) {
+            Proposal proposal = proposals.propose(dlq, spec, Callers.name(identity));
+            return Response.accepted(proposal).location(ProposalResource.location(dlq, proposal.id())).build();
+        }
         RedriveStatus status = redrives.start(dlq, spec, Callers.name(identity));
         return Response.accepted(status).location(URI.create("/dlq/" + URLEncoder.encode(dlq, StandardCharsets.UTF_8)
                 + "/redrives/" + status.id())).build();
@@ -135,94 +140,5 @@ public class RedriveResource {
             throw ProblemException.badRequest("'" + task + "' is not a redrive id (a UUID from POST .../redrives)");
         }
         return task;
-    }
-
-    private static RedriveSpec spec(JsonNode root) {
-        if (root == null) {
-            throw ProblemException.badRequest("a redrive needs a JSON body; {\"dryRun\": true} counts everything");
-        }
-        if (!root.isObject()) {
-            throw ProblemException.badRequest("the body must be a JSON object");
-        }
-        root.fieldNames().forEachRemaining(name -> {
-            if (!KNOWN.contains(name)) {
-                throw ProblemException.badRequest("unknown property '" + name + "'; known: " + KNOWN);
-            }
-        });
-        Double maxRefail = null;
-        JsonNode rate = root.get("maxRefailRate");
-        if (rate != null && !rate.isNull()) {
-            if (!rate.isNumber()) {
-                throw ProblemException.badRequest("maxRefailRate must be a number from 0 to 1");
-            }
-            maxRefail = rate.asDouble();
-        }
-        JsonNode dry = root.get("dryRun");
-        if (dry != null && !dry.isNull() && !dry.isBoolean()) {
-            throw ProblemException.badRequest("dryRun must be true or false");
-        }
-        return RedriveSpecs.of(filter(root.get("filter")), integer(root, "maxPerSecond", RedriveSpecs.MAX_PER_SECOND),
-                dry != null && dry.asBoolean(), integer(root, "canary", RedriveSpecs.MAX_CANARY), maxRefail,
-                text(root, "note"));
-    }
-
-    private static EntryFilter filter(JsonNode f) {
-        if (f == null) {
-            return EntryFilter.ALL;
-        }
-        // Only a left-out filter or criterion selects any: an explicit null is what a client's empty
-        // selection often serialises to (a nil slice in Go), so it must not widen a redrive.
-        if (!f.isObject()) {
-            throw ProblemException.badRequest("filter must be an object");
-        }
-        f.fieldNames().forEachRemaining(name -> {
-            if (!FILTER.contains(name)) {
-                throw ProblemException.badRequest("unknown filter '" + name + "'; known: " + FILTER);
-            }
-        });
-        f.fieldNames().forEachRemaining(name -> {
-            if (f.get(name).isNull()) {
-                throw ProblemException.badRequest("filter." + name + " is null; leave it out to select any " + name);
-            }
-        });
-        List<String> ids = null;
-        JsonNode idNodes = f.get("ids");
-        if (idNodes != null) {
-            if (!idNodes.isArray()) {
-                throw ProblemException.badRequest("filter.ids must be an array of entry ids");
-            }
-            ids = new ArrayList<>();
-            for (JsonNode n : idNodes) {
-                if (!n.isTextual()) {
-                    throw ProblemException.badRequest("filter.ids must hold entry ids as strings (got " + n + ")");
-                }
-                ids.add(n.asText());
-            }
-        }
-        return Filters.of(text(f, "origin"), text(f, "job"), text(f, "failure"), text(f, "fingerprint"),
-                text(f, "deadFrom"), text(f, "deadTo"), ids, text(f, "text"));
-    }
-
-    private static String text(JsonNode node, String name) {
-        JsonNode v = node.get(name);
-        if (v == null || v.isNull()) {
-            return null;
-        }
-        if (!v.isTextual()) {
-            throw ProblemException.badRequest(name + " must be a string");
-        }
-        return v.asText();
-    }
-
-    /** A whole number the body gives (range checked by RedriveSpecs), or null when left out. */
-    private static Integer integer(JsonNode node, String name, int max) {
-        JsonNode v = node.get(name);
-        if (v == null || v.isNull()) {
-            return null;
-        }
-        if (!v.isInt()) {
-            throw RedriveSpecs.outOfRange(name, max);
-        }
-        return v.asInt();
     }
 }

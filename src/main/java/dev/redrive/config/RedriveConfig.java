@@ -61,6 +61,48 @@ public interface RedriveConfig {
     /** The operator console served under /console (docs/CONSOLE.md). */
     Console console();
 
+    /** Proposed bulk redrives, which another operator approves (four eyes). */
+    Proposals proposals();
+
+    /** Who may start a bulk redrive without a second person. */
+    Redrives redrives();
+
+    /** What agents (callers through /mcp) may do beyond reading and proposing. */
+    Agents agents();
+
+    interface Proposals {
+        /** How long a proposal waits for its approval before it expires undecided. Defaults to 24h. */
+        @WithDefault("24h")
+        Duration ttl();
+
+        /**
+         * Most dead-letter entries examined to count what a proposal matches (its {@code matched});
+         * past it the count is a lower bound, flagged {@code matchedComplete: false}. Defaults to 100000.
+         */
+        @WithDefault("100000")
+        int countLimit();
+    }
+
+    interface Redrives {
+        /**
+         * When true, POST /dlq/{dlq}/redrives by anyone answers 202 with a proposal that another
+         * operator must approve instead of starting the task (dry runs, single replays and
+         * discards stay direct). Defaults to false.
+         */
+        @WithDefault("false")
+        boolean requireApproval();
+    }
+
+    interface Agents {
+        /**
+         * When true, a dlq-automation caller may use the MCP tool {@code redrive} to start a bulk
+         * redrive directly (never while redrive.redrives.require-approval is true); otherwise
+         * agents propose. Defaults to false.
+         */
+        @WithDefault("false")
+        boolean mayRedrive();
+    }
+
     interface Console {
         /**
          * Names of a parked job's fields (as the producer wrote them, e.g. {@code card,token})

@@ -26,7 +26,13 @@ public class DeadLetterException extends RuntimeException {
         /** The redrive task is already finished. */
         TASK_FINISHED,
         /** Another redrive of the same dead-letter stream is unfinished. */
-        REDRIVE_RUNNING
+        REDRIVE_RUNNING,
+        /** No such redrive proposal (never made, or forgotten after its expiry). */
+        NO_PROPOSAL,
+        /** The proposal was approved or rejected before, or expired: it is decided once. */
+        PROPOSAL_DECIDED,
+        /** The caller proposed it: someone else must approve or reject it. */
+        OWN_PROPOSAL
     }
 
     private final Reason reason;

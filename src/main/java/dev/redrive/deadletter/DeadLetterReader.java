@@ -128,6 +128,17 @@ public class DeadLetterReader {
                 .map(listed -> new Page<>(Excerpt.all(listed.items()), listed.next(), listed.examined()));
     }
 
+    /**
+     * One step of counting what a filter selects, oldest first: the ids of the matches among at
+     * most scan-limit entries after the cursor (values cut to nothing, so the reply stays small).
+     */
+    public Uni<Page<String>> matchPage(String deadLetters, EntryFilter filter, String after) {
+        int examine = config.replay().scanLimit();
+        return reads.list(deadLetters, filter.scriptArgs(), false, after, examine, examine, 0, config.reads().entryBytes())
+                .map(listed -> new Page<>(listed.items().stream().map(e -> e.id()).toList(), listed.next(),
+                        listed.examined()));
+    }
+
     /** A page of the audit trail, newest first, each value cut like an entry's. */
     public Uni<Page<Excerpt>> audit(String deadLetters, int count, String after) {
         return readPage(RedisKeys.audit(deadLetters), "newest", after == null ? "+" : "(" + after, "-", count,

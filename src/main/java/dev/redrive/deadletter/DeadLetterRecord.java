@@ -51,6 +51,18 @@ public record DeadLetterRecord(
                 fingerprint, attempts, maxAttempts, enqueuedAt, lastAttemptAt, deadAt, traceparent);
     }
 
+    /**
+     * This record as the job's entry turned out to be: trimmed from its stream before it could be
+     * parked. The kind becomes missing; the failure it was to be parked for stays in the reason,
+     * and everything else (attempts, times, trace) stays as it was.
+     */
+    public DeadLetterRecord asMissing() {
+        Failure missing = Failure.missing(originStream, new Failure(true, true, errorType, reason, null));
+        return new DeadLetterRecord(originStream, originId, group, consumer, job, "missing", missing.errorType(),
+                missing.reason(), Fingerprint.of(missing.errorType(), missing.reason()), attempts, maxAttempts,
+                enqueuedAt, lastAttemptAt, deadAt, lastAttemptTrace);
+    }
+
     /** Name, value pairs in the order they appear in the dead-letter stream. */
     public List<String> pairs() {
         List<String> p = new ArrayList<>(30);

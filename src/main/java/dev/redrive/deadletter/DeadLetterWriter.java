@@ -3,6 +3,7 @@ package dev.redrive.deadletter;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -83,6 +84,13 @@ public class DeadLetterWriter {
         return key != null && topology.oneScript(stream, key) ? key : null;
     }
 
+    /**
+     * What became of one job: parked as {@code id} (null when not parked) with {@code record}, the
+     * record it was given or, when its entry had been trimmed, that record as missing.
+     */
+    public record Parked(DeadLetterRecord record, String id) {
+    }
+
     /** Parks a pending entry of any group, with a record built by the caller: its id, or null when not parked. */
     public Uni<String> park(String queue, String deadLetters, DeadLetterRecord record) {
         return parkAll(queue, deadLetters, List.of(record), Set.of()).map(outcomes -> outcomes.get(0).id());
@@ -92,14 +100,40 @@ public class DeadLetterWriter {
      * Copies jobs of one stream and group with their records into a dead-letter stream and acks
      * them: each job in one atomic step with its record (dead-letter.lua). One outcome per record:
      * parked, no longer pending (already acked or parked by someone else: never parked twice), or
-     * refused. A refused job, and every job of a call Redis failed (unless Redis ran it and only
+     * refused. A job whose stream entry was trimmed is parked in a second call with its record as
+     * missing ({@link DeadLetterRecord#asMissing}): the script writes nothing for it in the first,
+     * so it is never acked without a record that says what happened. A refused job, and every job of a call Redis failed (unless Redis ran it and only
      * the answer was lost), had nothing written: it stays pending, which is logged and counted
      * here, so callers need not handle it.
      *
      * @param queue       the queue (or watch) the jobs belong to, for the log and the metric
      * @param redriveTasks the redrive tasks the jobs' fields name ({@link #redriveTask}), each once
      */
-    public Uni<List<DeadLetterScripts.Parked>> parkAll(String queue, String deadLetters, List<DeadLetterRecord> records,
+    public Uni<List<Parked>> parkAll(String queue, String deadLetters, List<DeadLetterRecord> records,
+            Set<String> redriveTasks) {
+        return run(deadLetters, records, redriveTasks).flatMap(outcomes -> {
+            List<DeadLetterRecord> parkedAs = new ArrayList<>(records);
+            List<Integer> trimmed = new ArrayList<>();
+            for (int i = 0; i < outcomes.size(); i++) {
+                if (outcomes.get(i).trimmed()) {
+                    trimmed.add(i);
+                    parkedAs.set(i, records.get(i).asMissing());
+                }
+            }
+            if (trimmed.isEmpty()) {
+                return Uni.createFrom().item(report(queue, deadLetters, parkedAs, outcomes));
+            }
+            return run(deadLetters, trimmed.stream().map(parkedAs::get).toList(), redriveTasks).map(again -> {
+                List<DeadLetterScripts.Parked> all = new ArrayList<>(outcomes);
+                for (int k = 0; k < trimmed.size(); k++) {
+                    all.set(trimmed.get(k), again.get(k));
+                }
+                return report(queue, deadLetters, parkedAs, all);
+            });
+        });
+    }
+
+    private Uni<List<DeadLetterScripts.Parked>> run(String deadLetters, List<DeadLetterRecord> records,
             Set<String> redriveTasks) {
         DeadLetterRecord first = records.get(0);
         List<DeadLetterScripts.Park> parks = records.stream().map(r -> new DeadLetterScripts.Park(r.originId(),
@@ -107,17 +141,23 @@ public class DeadLetterWriter {
         long forgetBefore = clock.millis() - config.replay().redriveRetention().toMillis();
         return scripts.park(first.originStream(), first.group(), deadLetters, parks, redriveTasks, forgetBefore)
                 .onFailure().recoverWithItem(e -> records.stream()
-                        .map(r -> new DeadLetterScripts.Parked(null, REDIS_ERROR, String.valueOf(e.getMessage()))).toList())
-                .invoke(outcomes -> {
-                    for (int i = 0; i < outcomes.size(); i++) {
-                        DeadLetterScripts.Parked outcome = outcomes.get(i);
-                        if (outcome.id() != null) {
-                            log.parked(deadLetters, records.get(i), outcome.id());
-                        } else if (outcome.refused()) {
-                            unparked(queue, deadLetters, records.get(i), outcome);
-                        }
-                    }
-                });
+                        .map(r -> new DeadLetterScripts.Parked(null, REDIS_ERROR, String.valueOf(e.getMessage()))).toList());
+    }
+
+    /** Logs each job parked, and each that could not be (it stays pending); one outcome per record. */
+    private List<Parked> report(String queue, String deadLetters, List<DeadLetterRecord> records,
+            List<DeadLetterScripts.Parked> outcomes) {
+        List<Parked> parked = new ArrayList<>(outcomes.size());
+        for (int i = 0; i < outcomes.size(); i++) {
+            DeadLetterScripts.Parked outcome = outcomes.get(i);
+            if (outcome.id() != null) {
+                log.parked(deadLetters, records.get(i), outcome.id());
+            } else if (outcome.refused()) {
+                unparked(queue, deadLetters, records.get(i), outcome);
+            }
+            parked.add(new Parked(records.get(i), outcome.id()));
+        }
+        return parked;
     }
 
     /**

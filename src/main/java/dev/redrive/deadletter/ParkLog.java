@@ -18,6 +18,7 @@ final class ParkLog {
 
     private static final Logger LOG = Logger.getLogger(DeadLetterWriter.class);
     static final int WHOLE_PER_WINDOW = 10;
+    private static final String MISSING = "missing";
 
     private record Cause(String deadLetters, String fingerprint) {
     }
@@ -32,7 +33,9 @@ final class ParkLog {
 
     void parked(String deadLetters, DeadLetterRecord record, String dlqId) {
         Window window = windows.computeIfAbsent(new Cause(deadLetters, record.fingerprint().id()), c -> new Window());
-        if (window.logged.incrementAndGet() <= WHOLE_PER_WINDOW) {
+        if (window.logged.incrementAndGet() <= WHOLE_PER_WINDOW && MISSING.equals(record.failureKind())) {
+            trimmed(deadLetters, record, dlqId);
+        } else if (window.logged.get() <= WHOLE_PER_WINDOW) {
             LOG.warnf("parked job %s/%s (%s) after %d of %d attempts: %s: %s; it is %s/%s, replay with "
                     + "POST /dlq/%s/entries/%s/replay once the cause is fixed",
                     record.originStream(), record.originId(), record.failureKind(), record.attempts(),
@@ -42,6 +45,16 @@ final class ParkLog {
             window.text = record.fingerprint().text();
             window.summarised.incrementAndGet();
         }
+    }
+
+    /** A job whose entry was trimmed: what is lost, and what an operator can still do. */
+    private static void trimmed(String deadLetters, DeadLetterRecord record, String dlqId) {
+        LOG.warnf("trimmed job %s/%s: its stream entry was trimmed (XTRIM, MAXLEN, XDEL) before it completed, after "
+                + "%d of %d attempts; parked as missing in %s/%s with what is still known (%s), but its fields are "
+                + "lost, so it cannot be replayed: send it again from its source, and trim %s less (MAXLEN above "
+                + "what the queue holds while jobs run and wait for their retries)", record.originStream(),
+                record.originId(), record.attempts(), record.maxAttempts(), deadLetters, dlqId, record.reason(),
+                record.originStream());
     }
 
     /** Closes the window: reports what was only counted, and starts counting afresh. */

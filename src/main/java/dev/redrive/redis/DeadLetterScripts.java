@@ -28,12 +28,20 @@ public class DeadLetterScripts {
 
     /**
      * What dead-letter.lua did with one job: parked as {@code id}; or no longer pending (all null:
-     * someone else acked or parked it); or refused for {@code reason} (a short code, a metric tag)
-     * with nothing written, so it stays pending.
+     * someone else acked or parked it); or trimmed (its entry is gone: to be parked again as
+     * missing); or refused for {@code reason} (a short code, a metric tag) with nothing written, so
+     * it stays pending.
      */
     public record Parked(String id, String reason, String detail) {
+
+        static final Parked TRIMMED = new Parked(null, ScriptReply.Code.TRIMMED.wire, null);
+
+        public boolean trimmed() {
+            return TRIMMED.equals(this);
+        }
+
         public boolean refused() {
-            return reason != null;
+            return reason != null && !trimmed();
         }
     }
 
@@ -81,6 +89,7 @@ public class DeadLetterScripts {
                 switch (job.code()) {
                     case PARKED -> outcomes.add(new Parked(job.text(1), null, null));
                     case NOT_PENDING -> outcomes.add(new Parked(null, null, null));
+                    case TRIMMED -> outcomes.add(Parked.TRIMMED);
                     default -> outcomes.add(new Parked(null, job.code().wire, job.text(1)));
                 }
             }

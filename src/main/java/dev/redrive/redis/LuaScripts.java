@@ -43,8 +43,9 @@ public class LuaScripts {
      * the codes it answers with ({@link ScriptReply}; none for a script whose reply is data).
      */
     public enum Script {
-        DEAD_LETTER("dead-letter.lua", 6, MORE_KEYS, PARKED, NOT_PENDING, WRONG_TYPE),
+        DEAD_LETTER("dead-letter.lua", 6, MORE_KEYS, PARKED, NOT_PENDING, TRIMMED, WRONG_TYPE),
         CLAIM("claim.lua", 2, FIXED_KEYS),
+        TRANSFER("transfer.lua", 2, FIXED_KEYS),
         FIGURES("figures.lua", 0, MORE_KEYS),
         FORGET_CONSUMERS("forget-consumers.lua", 1, FIXED_KEYS),
         REPLAY("replay.lua", 6, MORE_KEYS, REPLAYED, AGAIN, KEY_REUSED, GONE, NO_SNAPSHOT, UNREADABLE, NOT_WRITABLE,
@@ -57,7 +58,10 @@ public class LuaScripts {
         REDRIVE_START("redrive-start.lua", 4, FIXED_KEYS, STARTED, RUNNING, CHANGED),
         REDRIVE_MOVE("redrive-move.lua", 2, FIXED_KEYS, MOVED, CHANGED),
         READ_ENTRIES("read-entries.lua", 1, FIXED_KEYS),
-        READ_VALUE("read-value.lua", 1, FIXED_KEYS, VALUE, GONE, NO_FIELD);
+        READ_VALUE("read-value.lua", 1, FIXED_KEYS, VALUE, GONE, NO_FIELD),
+        PROPOSAL_CREATE("proposal-create.lua", 2, FIXED_KEYS, CREATED),
+        PROPOSAL_APPROVE("proposal-approve.lua", 5, FIXED_KEYS, APPROVED, GONE, DECIDED, EXPIRED, OWN, RUNNING, CHANGED),
+        PROPOSAL_REJECT("proposal-reject.lua", 1, FIXED_KEYS, REJECTED, GONE, DECIDED, EXPIRED, OWN);
 
         final String file;
         /** KEYS[1..keys] always; more after them only when {@link #moreKeys}. */

@@ -68,6 +68,19 @@ public final class RedisKeys {
     }
 
     /**
+     * A proposed bulk redrive of a dead-letter stream, waiting for another operator's approval: a
+     * hash in the stream's slot, so the approval and the task it starts are one script.
+     */
+    public static String proposal(String deadLetters, String proposalId) {
+        return slotPrefix(deadLetters) + ":proposal:" + proposalId;
+    }
+
+    /** Ids of a dead-letter stream's proposals, scored by when they were made (epoch ms). */
+    public static String proposals(String deadLetters) {
+        return slotPrefix(deadLetters) + ":proposals";
+    }
+
+    /**
      * What redrive itself wrote into the entries it replayed from a dead-letter stream: a hash of
      * {@code <origin stream> <new entry id>} to {@code <replays> <redrive task key or nothing>}.
      * A park believes a job's replay count and redrive task only from here, never from the

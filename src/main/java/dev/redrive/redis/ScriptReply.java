@@ -22,6 +22,11 @@ public record ScriptReply(Code code, Response reply) {
         PARKED,
         /** dead-letter.lua: the job is not pending any more (someone acked or parked it). */
         NOT_PENDING,
+        /**
+         * dead-letter.lua: the job's stream entry was trimmed and it was not parked as missing:
+         * nothing was written, it stays pending to be parked again as missing.
+         */
+        TRIMMED,
         /** A key the script would write holds another type: nothing was written; the sentence names it. */
         WRONG_TYPE,
         /** replay.lua: replayed as the given new id, to the given origin. */
@@ -58,7 +63,19 @@ public record ScriptReply(Code code, Response reply) {
         /** read-value.lua: the value's full length and a slice of it. */
         VALUE,
         /** read-value.lua: the entry has no such field. */
-        NO_FIELD;
+        NO_FIELD,
+        /** proposal-create.lua: the proposal is stored. */
+        CREATED,
+        /** proposal-approve.lua: approved, and its task created. */
+        APPROVED,
+        /** proposal-reject.lua: rejected. */
+        REJECTED,
+        /** proposal-approve.lua, proposal-reject.lua: the proposal was decided before; its state is given. */
+        DECIDED,
+        /** proposal-approve.lua, proposal-reject.lua: the proposal expired undecided. */
+        EXPIRED,
+        /** proposal-approve.lua, proposal-reject.lua: the caller proposed it, and may not decide it. */
+        OWN;
 
         /** The code as the scripts write it: {@code not-pending} for NOT_PENDING. */
         public final String wire = name().toLowerCase(Locale.ROOT).replace('_', '-');

@@ -15,13 +15,10 @@ import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.redis.datasource.stream.ReactiveStreamCommands;
 import io.quarkus.redis.datasource.stream.StreamMessage;
 import io.quarkus.redis.datasource.stream.StreamRange;
-import io.quarkus.redis.datasource.stream.XClaimArgs;
 import io.quarkus.redis.datasource.stream.XGroupCreateArgs;
 import io.quarkus.redis.datasource.stream.XPendingArgs;
 import io.quarkus.redis.datasource.stream.XReadGroupArgs;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.redis.client.Command;
-import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 
 /**
@@ -81,44 +78,51 @@ public class StreamAccess {
         return streams().xack(stream, group, ids.toArray(String[]::new));
     }
 
-    /**
-     * Gives pending entries to another consumer without counting a delivery (XCLAIM JUSTID), and
-     * restarts their idle clock: used to park a failed entry under the retry consumer, and as
-     * the heartbeat of a long-running job.
-     *
-     * @param deliveryCount the count to set (RETRYCOUNT), or -1 to keep it
-     */
-    public Uni<Void> transfer(String stream, String group, String toConsumer, List<String> ids, int deliveryCount) {
-        XClaimArgs args = new XClaimArgs().justId();
-        if (deliveryCount >= 0) {
-            args.retryCount(deliveryCount);
-        }
-        return streams().xclaim(stream, group, toConsumer, Duration.ZERO, args, ids.toArray(String[]::new))
-                .replaceWithVoid();
-    }
-
-    /**
-     * Hands failed entries to the retry consumer as {@link #transfer} does, first noting when the
-     * ones with a provider's Retry-After may run again ({@code notBefore}: entry id to epoch ms;
-     * claim.lua holds them until then). Both commands go out in one batch, on one connection and in
-     * this order, so no claim can see an entry under the retry consumer before its hint, and a hint
-     * costs no round trip of its own.
-     */
-    public Uni<Void> handOver(String stream, String group, String toConsumer, List<String> ids,
-            Map<String, Long> notBefore) {
-        if (notBefore.isEmpty()) {
-            return transfer(stream, group, toConsumer, ids, -1);
-        }
-        Request hints = Request.cmd(Command.HSET).arg(RedisKeys.notBefore(stream));
-        notBefore.forEach((id, at) -> hints.arg(id).arg(at));
-        Request claim = Request.cmd(Command.XCLAIM).arg(stream).arg(group).arg(toConsumer).arg(0);
-        ids.forEach(claim::arg);
-        claim.arg("JUSTID");
-        return redis.getRedis().batch(List.of(hints, claim)).replaceWithVoid();
-    }
-
     /** A pending entry as XPENDING reported it: who owned it then, how often it was delivered, how long ago. */
     public record Seen(String id, String owner, int deliveryCount, Duration idle) {
+    }
+
+    /**
+     * Gives pending entries to another consumer without counting a delivery, and restarts their
+     * idle clock (transfer.lua): the heartbeat of running jobs, an immediate retry, the hand-back
+     * of a job that never ran. Only entries still in the stream are claimed: a plain XCLAIM would
+     * drop a trimmed one from the PEL without a trace.
+     *
+     * @param deliveryCount the count to set (RETRYCOUNT), or -1 to keep it
+     * @return the entries that were trimmed from the stream: not claimed, still pending, to be parked as missing
+     */
+    public Uni<List<Seen>> transfer(String stream, String group, String toConsumer, List<String> ids, int deliveryCount) {
+        return handOver(stream, group, toConsumer, ids, deliveryCount, Map.of());
+    }
+
+    /**
+     * Hands failed entries to the retry consumer as {@link #transfer} does, noting when the ones
+     * with a provider's Retry-After may run again ({@code notBefore}: entry id to epoch ms;
+     * claim.lua holds them until then), in the same script, so no claim sees one without its hint.
+     *
+     * @return the entries that were trimmed from the stream, as {@link #transfer} returns them
+     */
+    public Uni<List<Seen>> handOver(String stream, String group, String toConsumer, List<String> ids,
+            int deliveryCount, Map<String, Long> notBefore) {
+        List<String> args = new ArrayList<>(3 + 2 * ids.size());
+        args.add(group);
+        args.add(toConsumer);
+        args.add(Integer.toString(deliveryCount));
+        for (String id : ids) {
+            args.add(id);
+            args.add(Long.toString(notBefore.getOrDefault(id, -1L)));
+        }
+        return scripts.run(LuaScripts.Script.TRANSFER, List.of(stream, RedisKeys.notBefore(stream)), args)
+                .map(reply -> {
+                    List<Seen> trimmed = new ArrayList<>(reply.size());
+                    reply.forEach(item -> trimmed.add(trimmed(item)));
+                    return trimmed;
+                });
+    }
+
+    /** A trimmed entry as claim.lua and transfer.lua answer it: {@code { id, delivery count, owner }}. */
+    private static Seen trimmed(Response item) {
+        return new Seen(item.get(0).toString(), item.get(2).toString(), item.get(1).toInteger(), Duration.ZERO);
     }
 
     /**
@@ -146,7 +150,7 @@ public class StreamAccess {
                         if (item.get(2).type() == io.vertx.redis.client.ResponseType.MULTI) {
                             claimed.add(new Entry(id, count, PackedFields.expand(fields(item.get(2)))));
                         } else {
-                            missing.add(new Seen(id, item.get(2).toString(), count, Duration.ZERO));
+                            missing.add(trimmed(item));
                         }
                     }
                     return claimed;

@@ -45,4 +45,16 @@ public class TaskHashes {
     public Uni<List<String>> canary(String deadLetters, String taskId) {
         return redis.list(String.class).lrange(RedisKeys.redriveCanary(deadLetters, taskId), 0, -1);
     }
+
+    /** Every field of a proposal's hash; empty when there is no such proposal (never made, or expired). */
+    public Uni<Map<String, String>> proposal(String deadLetters, String proposalId) {
+        return redis.hash(String.class, String.class, String.class)
+                .hgetall(RedisKeys.proposal(deadLetters, proposalId));
+    }
+
+    /** Up to {@code count} proposal ids of the stream, newest first, from the {@code offset}th on. */
+    public Uni<List<String>> proposalIds(String deadLetters, long offset, int count) {
+        return redis.sortedSet(String.class).zrange(RedisKeys.proposals(deadLetters), offset, offset + count - 1,
+                new io.quarkus.redis.datasource.sortedset.ZRangeArgs().rev());
+    }
 }

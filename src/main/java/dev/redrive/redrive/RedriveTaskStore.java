@@ -58,33 +58,52 @@ class RedriveTaskStore {
 
     /**
      * Stores the new task unless a real redrive of the same stream is unfinished: two at once
-     * would each count what the other moves. redrive-start.lua checks and creates in one step; it
-     * needs the running task's key up front, so a start that raced another reads the pointer again.
+     * would each count what the other moves. redrive-start.lua checks and creates in one step.
      */
     void create(RedriveTask task) {
+        start(task, LuaScripts.Script.REDRIVE_START, List.of(), List.of(task.dryRun() ? "1" : "0"));
+    }
+
+    /**
+     * Approves the proposal and stores its task in one step (proposal-approve.lua), by the rule
+     * {@link #create} follows; the script's answer when the proposal may not be approved.
+     */
+    ScriptReply createApproved(RedriveTask task, String proposalKey, String approver, String note) {
+        return start(task, LuaScripts.Script.PROPOSAL_APPROVE, List.of(proposalKey), List.of(approver, note));
+    }
+
+    /**
+     * Runs a script that starts a task (lib/start-task.lua) until it answers other than 'changed':
+     * the script needs the running task's key up front, so a start that raced another reads the
+     * pointer again. Its KEYS are {@code keysBefore} then the four of redrive-start.lua, its ARGV
+     * the seen id, the new id and now, then {@code argsBefore}, then the task's fields.
+     */
+    private ScriptReply start(RedriveTask task, LuaScripts.Script script, List<String> keysBefore,
+            List<String> argsBefore) {
         String dlq = task.dlq();
         String key = RedisKeys.redriveTask(dlq, task.id());
         for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
             String seen = task.dryRun() ? null : wait.on(hashes.running(dlq));
-            List<String> keys = List.of(RedisKeys.redriveRunning(dlq),
-                    seen == null ? key : RedisKeys.redriveTask(dlq, seen), key, RedisKeys.redriveTasks(dlq));
-            List<String> args = new ArrayList<>(List.of(seen == null ? "" : seen, task.id(),
-                    Long.toString(clock.millis()), task.dryRun() ? "1" : "0"));
+            List<String> keys = new ArrayList<>(keysBefore);
+            keys.addAll(List.of(RedisKeys.redriveRunning(dlq), seen == null ? key : RedisKeys.redriveTask(dlq, seen), key,
+                    RedisKeys.redriveTasks(dlq)));
+            List<String> args = new ArrayList<>(List.of(seen == null ? "" : seen, task.id(), Long.toString(clock.millis())));
+            args.addAll(argsBefore);
             task.toHash().forEach((name, value) -> {
                 args.add(name);
                 args.add(value);
             });
-            ScriptReply created = wait.on(scripts.call(LuaScripts.Script.REDRIVE_START, keys, args));
+            ScriptReply created = wait.on(scripts.call(script, keys, args));
             switch (created.code()) {
-                case STARTED -> {
-                    return;
+                case CHANGED -> {
+                    // another start won since the pointer was read; read it again
                 }
                 case RUNNING -> throw new DeadLetterException(DeadLetterException.Reason.REDRIVE_RUNNING,
                         "redrive " + created.text(1) + " of " + dlq + " is still " + created.text(2) + "; one redrive of "
                                 + "a stream runs at a time (dry runs aside): wait until it has finished, or cancel it "
                                 + "with DELETE on its URL, .../redrives/" + created.text(1));
                 default -> {
-                    // 'changed': another start won since the pointer was read; read it again
+                    return created;
                 }
             }
         }
@@ -165,22 +184,31 @@ class RedriveTaskStore {
 
     /** An operator's act on a task, in the stream's audit trail (each move is audited by redrive-step.lua). */
     void audit(String dlq, String id, String action, String actor, String note) {
-        Map<String, String> record = new HashMap<>();
+        audit(dlq, action, actor, note, Map.of("task", id));
+    }
+
+    /** An act in the stream's audit trail, with what it was about ({@code task}, {@code proposal}: ids). */
+    void audit(String dlq, String action, String actor, String note, Map<String, String> about) {
+        Map<String, String> record = new HashMap<>(about);
         record.put("action", action);
         record.put("actor", actor);
         record.put("at", now().toString());
         record.put("note", note);
         record.put("dlq", dlq);
-        record.put("task", id);
         wait.on(auditTrail.append(dlq, record));
     }
 
     RedriveSpec spec(RedriveTask task) {
+        return new RedriveSpec(filter(task.filter(), "redrive " + task.id()), task.maxPerSecond(), task.dryRun(),
+                task.canary(), task.maxRefailRate(), task.note());
+    }
+
+    /** A filter as {@link #json} wrote it; {@code of} names whose it is, should it not read. */
+    EntryFilter filter(String json, String of) {
         try {
-            return new RedriveSpec(mapper.readValue(task.filter(), EntryFilter.class), task.maxPerSecond(),
-                    task.dryRun(), task.canary(), task.maxRefailRate(), task.note());
+            return mapper.readValue(json, EntryFilter.class);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("unreadable filter of redrive " + task.id(), e);
+            throw new IllegalStateException("unreadable filter of " + of, e);
         }
     }
 

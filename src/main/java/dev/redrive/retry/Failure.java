@@ -49,7 +49,17 @@ public record Failure(boolean terminal, boolean attempted, String errorType, Str
 
     /** A pending entry whose stream entry is gone. */
     public static Failure missing(String stream) {
-        return terminal("missing", "entry trimmed from " + stream + " before it completed");
+        return missing(stream, null);
+    }
+
+    /**
+     * A pending entry whose stream entry is gone, after an attempt that failed with {@code last}
+     * (null when no attempt's failure is known): the record keeps the last error in its reason.
+     */
+    public static Failure missing(String stream, Failure last) {
+        String trimmed = "entry trimmed from " + stream + " before it completed";
+        return terminal("missing", last == null ? trimmed
+                : trimmed + "; last error: " + last.errorType() + ": " + last.reason());
     }
 
     public Optional<Duration> retryAfterHint() {

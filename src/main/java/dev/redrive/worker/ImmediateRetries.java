@@ -1,8 +1,10 @@
 package dev.redrive.worker;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 
@@ -11,6 +13,7 @@ import org.jboss.logging.Logger;
 import dev.redrive.config.QueueSpec;
 import dev.redrive.job.Job;
 import dev.redrive.redis.StreamAccess;
+import dev.redrive.retry.Failure;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -19,32 +22,49 @@ import io.smallrye.mutiny.Uni;
  * job stays pending under this process, its delivery count goes up by one (XCLAIM to itself with
  * RETRYCOUNT, batched per event-loop turn), so the attempt is counted in Redis before it runs,
  * and it runs again with the fields already read. Should this process die first, stall recovery
- * takes it over like any of its running jobs.
+ * takes it over like any of its running jobs. A job whose entry was trimmed meanwhile is not run
+ * again but parked as missing, with the failure of the attempt that just ended.
  */
 final class ImmediateRetries {
 
     /** Logged under QueueWorker, with the other outcome writes. */
     private static final Logger LOG = Logger.getLogger(QueueWorker.class);
 
-    private final Batcher<Job> again;
+    /** A job to run again at once, and the failure of the attempt that just ended. */
+    private record Again(Job job, Failure failure) {
+    }
+
+    private final Batcher<Again> again;
     private final Runnable slotFreed;
 
     /**
      * @param later     runs a task after the current event-loop turn
      * @param slotFreed called once per job whose count is written (or failed to be)
      * @param rerun     takes the jobs to run again, as entries with their new delivery count
+     * @param trimmed   parks the jobs whose entry was trimmed
      */
     ImmediateRetries(QueueSpec spec, String consumer, StreamAccess redis, Consumer<Runnable> later, Runnable slotFreed,
-            Consumer<List<StreamAccess.Entry>> rerun) {
+            Consumer<List<StreamAccess.Entry>> rerun, TrimmedJobs trimmed) {
         this.slotFreed = slotFreed;
         this.again = new Batcher<>(jobs -> {
             Map<Integer, List<String>> byAttempt = new TreeMap<>();
-            jobs.forEach(j -> byAttempt.computeIfAbsent(j.attempt(), a -> new ArrayList<>()).add(j.id()));
-            List<Uni<Void>> counted = new ArrayList<>();
+            jobs.forEach(j -> byAttempt.computeIfAbsent(j.job().attempt(), a -> new ArrayList<>()).add(j.job().id()));
+            List<Uni<List<StreamAccess.Seen>>> counted = new ArrayList<>();
             byAttempt.forEach((attempt, ids) -> counted.add(
                     redis.transfer(spec.stream(), spec.group(), consumer, ids, attempt + 1)));
-            return Uni.join().all(counted).andFailFast().invoke(() -> rerun.accept(jobs.stream()
-                    .map(j -> new StreamAccess.Entry(j.id(), j.attempt() + 1, j.fields())).toList()));
+            return Uni.join().all(counted).andFailFast().invoke(gone -> {
+                Set<String> trimmedIds = new HashSet<>();
+                gone.forEach(seen -> seen.forEach(s -> trimmedIds.add(s.id())));
+                List<StreamAccess.Entry> runAgain = new ArrayList<>(jobs.size());
+                for (Again a : jobs) {
+                    if (trimmedIds.contains(a.job().id())) {
+                        trimmed.park(a.job(), a.failure());
+                    } else {
+                        runAgain.add(new StreamAccess.Entry(a.job().id(), a.job().attempt() + 1, a.job().fields()));
+                    }
+                }
+                rerun.accept(runAgain);
+            });
         }, (jobs, e) -> LOG.errorf(e, "could not count the next attempt of %d failed jobs of %s; they stay pending "
                 + "under %s until stall recovery", jobs.size(), spec.stream(), consumer), later);
     }
@@ -54,7 +74,7 @@ final class ImmediateRetries {
         return waitMillis == 0 && !hinted;
     }
 
-    void add(Job job) {
-        again.add(job, slotFreed);
+    void add(Job job, Failure failure) {
+        again.add(new Again(job, failure), slotFreed);
     }
 }

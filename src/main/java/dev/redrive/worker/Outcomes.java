@@ -1,10 +1,13 @@
 package dev.redrive.worker;
 
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 import org.jboss.logging.Logger;
 
@@ -17,7 +20,8 @@ import dev.redrive.retry.Failure;
 
 /**
  * Writes what became of a job that is not parked: acked once done, handed to the retry consumer
- * to wait out its backoff, or handed back unspent. Acks and hand-offs of one event-loop turn go
+ * to wait out its backoff, or handed back unspent; one whose entry turned out trimmed on the way
+ * is parked as missing ({@link TrimmedJobs}). Acks and hand-offs of one event-loop turn go
  * out together ({@link Batcher}); the job's slot is freed once its write is answered, so the PEL
  * never holds more of this process's work than it can finish.
  */
@@ -43,24 +47,31 @@ final class Outcomes {
      * A failed job on its way to the retry consumer, how long it is to wait there, and the epoch ms
      * of the provider's Retry-After (-1: none).
      */
-    private record Handoff(String id, int attempt, long waitMillis, long notBefore) {
+    private record Handoff(Job job, Failure failure, long waitMillis, long notBefore) {
+        String id() {
+            return job.id();
+        }
     }
+
+    private final TrimmedJobs trimmed;
 
     /**
      * @param later     runs a task after the current event-loop turn
      * @param slotFreed called once per job whose outcome is written (or failed to be)
      * @param handedOver called with the jobs the retry consumer holds now, before their slots are freed
      * @param rerun     runs jobs again that are due at once ({@link ImmediateRetries})
+     * @param trimmed   parks the jobs whose entry turned out trimmed when their outcome was written
      */
     Outcomes(QueueSpec spec, String consumer, StreamAccess redis, DeadLetterWriter deadLetters, QueueMetrics metrics,
             Clock clock, Consumer<Runnable> later, Runnable slotFreed, Consumer<List<DueRetries.Waiting>> handedOver,
-            Consumer<List<StreamAccess.Entry>> rerun) {
+            Consumer<List<StreamAccess.Entry>> rerun, TrimmedJobs trimmed) {
         this.spec = spec;
         this.redis = redis;
         this.metrics = metrics;
         this.clock = clock;
         this.slotFreed = slotFreed;
-        this.atOnce = new ImmediateRetries(spec, consumer, redis, later, slotFreed, rerun);
+        this.trimmed = trimmed;
+        this.atOnce = new ImmediateRetries(spec, consumer, redis, later, slotFreed, rerun, trimmed);
         this.acks = new Batcher<>(ids -> redis.ack(spec.stream(), spec.group(), ids),
                 (ids, e) -> LOG.errorf(e, "could not ack %d jobs of %s; they stay pending and run again after "
                         + "stall recovery", ids.size(), spec.stream()), later);
@@ -71,10 +82,18 @@ final class Outcomes {
         // The wait starts when the hand-over is answered (Redis restarts the entry's idle time then):
         // each job is due its backoff after that, never before.
         this.retries = new Batcher<>(handoffs -> redis.handOver(spec.stream(), spec.group(), Consumers.RETRY,
-                handoffs.stream().map(Handoff::id).toList(), hints(handoffs)).invoke(() -> {
+                handoffs.stream().map(Handoff::id).toList(), -1, hints(handoffs)).invoke(gone -> {
+                    Set<String> trimmedIds = gone.stream().map(StreamAccess.Seen::id).collect(Collectors.toSet());
                     long now = clock.millis();
-                    handedOver.accept(handoffs.stream()
-                            .map(h -> new DueRetries.Waiting(h.id(), h.attempt(), now + h.waitMillis())).toList());
+                    List<DueRetries.Waiting> waiting = new ArrayList<>(handoffs.size());
+                    for (Handoff h : handoffs) {
+                        if (trimmedIds.contains(h.id())) {
+                            trimmed.park(h.job(), h.failure());
+                        } else {
+                            waiting.add(new DueRetries.Waiting(h.id(), h.job().attempt(), now + h.waitMillis()));
+                        }
+                    }
+                    handedOver.accept(waiting);
                 }),
                 (ids, e) -> LOG.errorf(e, "could not hand %d failed jobs of %s to the retry consumer; they stay "
                         + "pending under %s until stall recovery", ids.size(), spec.stream(), consumer), later);
@@ -95,14 +114,14 @@ final class Outcomes {
         long backoff = spec.backoff().delayBefore(job.attempt() + 1, job.id().hashCode()).toMillis();
         var hint = failure.retryAfterHint();
         if (ImmediateRetries.atOnce(backoff, hint.isPresent())) {
-            atOnce.add(job);
+            atOnce.add(job, failure);
             return;
         }
         if (hint.isEmpty()) {
-            retries.add(new Handoff(job.id(), job.attempt(), backoff, -1), slotFreed);
+            retries.add(new Handoff(job, failure, backoff, -1), slotFreed);
             return;
         }
-        retries.add(new Handoff(job.id(), job.attempt(), Math.max(backoff, hint.get().toMillis()),
+        retries.add(new Handoff(job, failure, Math.max(backoff, hint.get().toMillis()),
                 clock.millis() + hint.get().toMillis()), slotFreed);
     }
 
@@ -116,11 +135,19 @@ final class Outcomes {
         return hints;
     }
 
-    /** The handler never ran: the delivery that brought the job here is taken back. */
+    /**
+     * The handler never ran: the delivery that brought the job here is taken back (a job trimmed
+     * meanwhile is parked as missing instead).
+     */
     void release(Job job) {
         metrics.released();
         redis.transfer(spec.stream(), spec.group(), Consumers.RETRY, List.of(job.id()), job.attempt() - 1)
-                .subscribe().with(ok -> slotFreed.run(), error -> {
+                .subscribe().with(gone -> {
+                    if (!gone.isEmpty()) {
+                        trimmed.park(job, null);
+                    }
+                    slotFreed.run();
+                }, error -> {
                     LOG.errorf(error, "could not hand back job %s; it stays pending until stall recovery", job.jobId());
                     slotFreed.run();
                 });

@@ -13,7 +13,6 @@ import dev.redrive.deadletter.DeadLetterRecord;
 import dev.redrive.deadletter.DeadLetterWriter;
 import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
-import dev.redrive.redis.DeadLetterScripts;
 import dev.redrive.retry.Failure;
 import dev.redrive.trace.AttemptSpan;
 import io.smallrye.mutiny.Uni;
@@ -81,10 +80,10 @@ final class Parking {
                 .invoke(outcomes -> countParked(batch, outcomes));
     }
 
-    private void countParked(List<ToPark> batch, List<DeadLetterScripts.Parked> outcomes) {
+    private void countParked(List<ToPark> batch, List<DeadLetterWriter.Parked> outcomes) {
         for (int i = 0; i < outcomes.size(); i++) {
             if (outcomes.get(i).id() != null) {
-                String kind = batch.get(i).record().failureKind();
+                String kind = outcomes.get(i).record().failureKind();
                 AttemptSpan span = batch.get(i).span();
                 if (span == null) {
                     metrics.deadLettered(kind);

@@ -73,7 +73,7 @@ public final class QueueWorker {
         this.vertx = vertx;
         this.clock = clock;
         this.outcomes = new Outcomes(spec, consumer, redis, deadLetters, metrics, clock, this::later, this::slotFreed,
-                waiting -> handedOver.accept(waiting), this::offer);
+                waiting -> handedOver.accept(waiting), this::offer, this::parkTrimmed);
         this.parking = new Parking(spec, deadLetters, metrics, this::later, this::slotFreed);
         this.settlement = new Settlement(consumer, outcomes, parking);
         this.tracer = tracer;
@@ -205,8 +205,18 @@ public final class QueueWorker {
     /** Parks a pending entry whose stream entry is gone, with what is still known of it. */
     void parkMissing(StreamAccess.Seen seen) {
         Job job = new Job(spec.name(), spec.stream(), seen.id(), seen.deliveryCount(), spec.maxAttempts(), Map.of());
+        parkMissing(job, seen.owner(), null);
+    }
+
+    /** Parks a job of this process whose entry turned out trimmed when its outcome was written. */
+    private void parkTrimmed(Job job, Failure last) {
+        parkMissing(job, consumer, last);
+    }
+
+    /** The park holds a slot of its own: it frees one once answered, as every park does. */
+    private void parkMissing(Job job, String owner, Failure last) {
         slots.hold();
-        parking.park(job, seen.owner(), "missing", Failure.missing(spec.stream()), null, null);
+        parking.park(job, owner, "missing", Failure.missing(spec.stream(), last), null, null);
     }
 
     private void slotFreed() {

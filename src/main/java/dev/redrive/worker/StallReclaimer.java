@@ -4,6 +4,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.jboss.logging.Logger;
 
@@ -35,6 +37,8 @@ final class StallReclaimer {
     private final PelSweep sweep;
     /** Whether the last pending summary showed entries that may have stalled; until one came, maybe. */
     private volatile boolean maybeStalled = true;
+    /** Running jobs found trimmed by a heartbeat and logged, so each is logged once. */
+    private final Set<String> reported = ConcurrentHashMap.newKeySet();
 
     StallReclaimer(QueueWorker worker, StreamAccess redis, Vertx vertx, Clock clock) {
         this.worker = worker;
@@ -59,15 +63,29 @@ final class StallReclaimer {
         periodic.cancel();
     }
 
-    /** Renews the lease of every running job of this process. */
+    /**
+     * Renews the lease of every running job of this process. A job whose entry was trimmed while it
+     * runs can't be renewed (only XCLAIM restarts an entry's idle time, and it would drop the entry
+     * from the PEL): its outcome decides (acked if it succeeds, parked as missing if it fails), and
+     * it is logged once.
+     */
     void heartbeat() {
         List<String> running = worker.runningIds();
+        reported.retainAll(running);
         if (running.isEmpty()) {
             return;
         }
-        redis.transfer(spec.stream(), spec.group(), worker.consumer(), running, -1).subscribe().with(ok -> { },
-                e -> LOG.warnf("renewing the lease of %d running jobs of %s failed: %s", running.size(), spec.stream(),
-                        e.getMessage()));
+        redis.transfer(spec.stream(), spec.group(), worker.consumer(), running, -1).subscribe().with(trimmed -> {
+            for (StreamAccess.Seen seen : trimmed) {
+                if (reported.add(seen.id())) {
+                    LOG.warnf("job %s/%s was trimmed from its stream while it runs (attempt %d): its lease can't be "
+                            + "renewed; if it succeeds it is acked, if it fails it is parked as missing; should it run "
+                            + "longer than %s, another replica's stall recovery parks it as missing", spec.stream(),
+                            seen.id(), seen.deliveryCount(), spec.visibilityTimeout());
+                }
+            }
+        }, e -> LOG.warnf("renewing the lease of %d running jobs of %s failed: %s", running.size(), spec.stream(),
+                e.getMessage()));
     }
 
     /**

@@ -71,38 +71,8 @@ class RedriveApiTest {
         streams = new Streams(redis);
     }
 
-    /**
-     * Parks n records from origin directly, with their counters, as dead-letter.lua would: the
-     * records as {@link DeadLetterSeed} writes them, added by one script (n may be thousands).
-     */
     void seed(String origin, int n) {
-        List<String> args = new ArrayList<>();
-        args.add("EVAL");
-        args.add("local at = 1\n"
-                + "while at <= #ARGV do\n"
-                + "  local n = tonumber(ARGV[at])\n"
-                + "  redis.call('XADD', KEYS[1], '*', unpack(ARGV, at + 1, at + n))\n"
-                + "  at = at + n + 1\n"
-                + "end\n"
-                + "return 1");
-        args.add("1");
-        args.add(DLQ);
-        for (int i = 1; i <= n; i++) {
-            List<String> record = DeadLetterSeed.from(origin, i + "-0").with(RecordField.JOB, "bulk")
-                    .with(RecordField.ERROR_TYPE, "http-503").with(RecordField.REASON, "down")
-                    .with(RecordField.FINGERPRINT, "bbbbbbbbbbbb").with(RecordField.ATTEMPTS, "5")
-                    .with(RecordField.MAX_ATTEMPTS, "5").snapshot("n", Integer.toString(i))
-                    .snapshot("payload", "job " + i).pairs();
-            args.add(Integer.toString(record.size()));
-            args.addAll(record);
-        }
-        redis.execute(args.get(0), args.subList(1, args.size()).toArray(String[]::new));
-        String stats = RedisKeys.deadLetterStats(DLQ);
-        var counters = redis.hash(String.class, String.class, Long.class);
-        counters.hincrby(stats, StatsField.PARKED.kind(), n);
-        counters.hincrby(stats, StatsField.FAILURE.field("exhausted"), n);
-        counters.hincrby(stats, StatsField.ORIGIN.field(origin), n);
-        counters.hincrby(stats, StatsField.FINGERPRINT.field("bbbbbbbbbbbb"), n);
+        DeadLetterSeed.parkMany(redis, DLQ, origin, n);
     }
 
     String start(String body) {

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 class RedriveStateTest {
 
     /** Every script that reads or writes a task hash. */
-    static final List<String> TASK_SCRIPTS = List.of("redrive-start.lua", "redrive-claim.lua", "redrive-count.lua",
+    static final List<String> TASK_SCRIPTS = List.of("redrive-start.lua", "lib/start-task.lua", "redrive-claim.lua", "redrive-count.lua",
             "redrive-step.lua", "lib/task.lua", "dead-letter.lua");
 
     /** {@code state == 'running'}, {@code state ~= 'counting'} */
@@ -60,7 +60,7 @@ class RedriveStateTest {
         assertEquals(unfinished, wires(Arrays.stream(RedriveState.values()).filter(s -> !s.finished())
                 .collect(Collectors.toSet())));
         // the one-at-a-time check and the lease both stop at a finished task
-        assertEquals(unfinished, statesNamedIn("redrive-start.lua"));
+        assertEquals(unfinished, statesNamedIn("lib/start-task.lua"));
         assertEquals(unfinished, statesNamedIn("redrive-claim.lua"));
         // the runner counts in counting and moves in canary and running: every unfinished state has a step
         assertEquals(Set.of("counting"), statesNamedIn("redrive-count.lua"));

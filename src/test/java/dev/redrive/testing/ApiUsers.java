@@ -9,7 +9,7 @@ import java.util.Map;
 
 /**
  * The users API tests log in with, configured the way production is (hashed, realm redrive):
- * viewer, operator and automation, each with the password "<name>-pw".
+ * viewer, operator, approver (a second operator, for four eyes) and automation, each with the password "<name>-pw".
  */
 public final class ApiUsers {
 
@@ -20,6 +20,7 @@ public final class ApiUsers {
         Map<String, String> c = new HashMap<>();
         user(c, "viewer", "dlq-viewer");
         user(c, "operator", "dlq-operator");
+        user(c, "approver", "dlq-operator");
         user(c, "automation", "dlq-automation");
         return c;
     }

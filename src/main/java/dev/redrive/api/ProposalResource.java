@@ -1,0 +1,205 @@
+package dev.redrive.api;
+
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.redrive.config.RedriveConfig;
+import dev.redrive.deadletter.DeadLetterReader;
+import dev.redrive.redrive.Proposal;
+import dev.redrive.redrive.Proposals;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.smallrye.common.annotation.Blocking;
+
+/**
+ * Proposed bulk redrives (four eyes): one caller proposes, another dlq-operator approves, which
+ * starts the redrive exactly as proposed, or rejects. Nothing moves before the approval.
+ */
+@Path("/dlq/{dlq}/proposals")
+@Produces(MediaType.APPLICATION_JSON)
+@Blocking
+@Tag(name = "Proposals", description = "A bulk redrive proposed by one caller and approved by another operator")
+@SecurityRequirement(name = "basic")
+@SecurityRequirement(name = "jwt")
+@APIResponse(responseCode = "401", description = "No or bad credentials",
+        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+@APIResponse(responseCode = "403", description = "Your roles do not allow this; or (own-proposal) you proposed it",
+        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+@APIResponse(responseCode = "404", description = "Unknown dead-letter stream or proposal",
+        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+@APIResponse(responseCode = "400", description = "Malformed body, id, count or cursor",
+        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+@APIResponse(responseCode = "503", description = "Redis is down, full or slower than redrive.redis-timeout; see Retry-After",
+        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+public class ProposalResource {
+
+    private static final Pattern ID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+    private static final Pattern CURSOR = Pattern.compile("[0-9]{1,9}");
+    private static final int MAX_PAGE = 100;
+
+    @Inject
+    Proposals proposals;
+
+    @Inject
+    DeadLetterReader store;
+
+    @Inject
+    RedriveConfig config;
+
+    @Inject
+    SecurityIdentity identity;
+
+    @Inject
+    ObjectMapper mapper;
+
+    @Context
+    UriInfo uri;
+
+    @POST
+    @Consumes(MediaType.WILDCARD)
+    @RolesAllowed({ Roles.OPERATOR, Roles.AUTOMATION })
+    @Operation(summary = "Propose a bulk redrive",
+            description = "Body: a redrive's ({\"filter\": {...}, \"maxPerSecond\": 100, \"canary\": 0, "
+                    + "\"maxRefailRate\": 0.5, \"note\": \"why\"}; no dryRun). Nothing moves: the answer is the proposal, "
+                    + "state \"proposed\", with matched (the entries the filter selects now, counted through at most "
+                    + "redrive.proposals.count-limit entries; matchedComplete false when it stopped there) and "
+                    + "expiresAt (after redrive.proposals.ttl). Another dlq-operator approves it.")
+    @APIResponse(responseCode = "201", description = "Proposed; the Location is the proposal")
+    public Response propose(@PathParam("dlq") String dlq, byte[] body) {
+        store.requireKnown(dlq);
+        JsonNode root = Requests.json(mapper, body, config.replay().maxBodyBytes());
+        if (root == null) {
+            throw ProblemException.badRequest("a proposal needs a JSON body; {} proposes a redrive of everything");
+        }
+        Proposal proposal = proposals.propose(dlq, RedriveBody.spec(root, false), Callers.name(identity));
+        return Response.created(location(dlq, proposal.id())).entity(proposal).build();
+    }
+
+    @GET
+    @RolesAllowed({ Roles.VIEWER, Roles.OPERATOR, Roles.AUTOMATION })
+    @Operation(summary = "The stream's proposals, newest first",
+            description = "count (default 20, at most 100) per page; next is the cursor of the next page (after=).")
+    @APIResponse(responseCode = "200", description = "A page and the cursor of the next")
+    public Proposals.ProposalPage list(@PathParam("dlq") String dlq, @QueryParam("count") String count,
+            @QueryParam("after") String after) {
+        Requests.onlyParams(uri, Set.of("count", "after"));
+        store.requireKnown(dlq);
+        if (after != null && !CURSOR.matcher(after).matches()) {
+            throw ProblemException.badRequest("after must be the next of a previous page");
+        }
+        return proposals.list(dlq, Requests.count(count, 20, MAX_PAGE), after);
+    }
+
+    @GET
+    @Path("{id}")
+    @RolesAllowed({ Roles.VIEWER, Roles.OPERATOR, Roles.AUTOMATION })
+    @Operation(summary = "One proposal",
+            description = "state (proposed, approved, rejected, expired), who decided and when (decidedBy, "
+                    + "decidedAt, decisionNote) and, once approved, the redrive task it started (task).")
+    @APIResponse(responseCode = "200", description = "The proposal")
+    public Proposal get(@PathParam("dlq") String dlq, @PathParam("id") String id) {
+        store.requireKnown(dlq);
+        return proposals.get(dlq, id(id));
+    }
+
+    @POST
+    @Path("{id}/approve")
+    @Consumes(MediaType.WILDCARD)
+    @RolesAllowed(Roles.OPERATOR)
+    @Operation(summary = "Approve a proposal and start its redrive",
+            description = "Body: optional {\"note\": \"why\"}. Only a dlq-operator who did not propose it. Starts the "
+                    + "redrive exactly as proposed (canary first) and answers with the proposal, its task set; poll "
+                    + "the Location (the task). Decided once: of two approvers at once one starts the task, the "
+                    + "other gets 409.")
+    @APIResponse(responseCode = "202", description = "Approved; the redrive started")
+    @APIResponse(responseCode = "409", description = "Already approved, rejected or expired (proposal-decided), or "
+            + "another redrive of the stream is unfinished (redrive-running; the proposal stays open)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    public Response approve(@PathParam("dlq") String dlq, @PathParam("id") String id, byte[] body) {
+        store.requireKnown(dlq);
+        String note = note(body);
+        Proposal approved = proposals.approve(dlq, id(id), Callers.name(identity), note);
+        return Response.accepted(approved).location(URI.create("/dlq/" + enc(dlq) + "/redrives/" + approved.task()))
+                .build();
+    }
+
+    @POST
+    @Path("{id}/reject")
+    @Consumes(MediaType.WILDCARD)
+    @RolesAllowed(Roles.OPERATOR)
+    @Operation(summary = "Reject a proposal",
+            description = "Body: optional {\"note\": \"why\"}. Only a dlq-operator who did not propose it. Nothing moves.")
+    @APIResponse(responseCode = "200", description = "Rejected")
+    @APIResponse(responseCode = "409", description = "Already approved, rejected or expired (proposal-decided)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    public Proposal reject(@PathParam("dlq") String dlq, @PathParam("id") String id, byte[] body) {
+        store.requireKnown(dlq);
+        String note = note(body);
+        return proposals.reject(dlq, id(id), Callers.name(identity), note);
+    }
+
+    static URI location(String dlq, String id) {
+        return URI.create("/dlq/" + enc(dlq) + "/proposals/" + id);
+    }
+
+    private String note(byte[] body) {
+        JsonNode root = Requests.json(mapper, body, config.replay().maxBodyBytes());
+        if (root == null) {
+            return "";
+        }
+        if (!root.isObject()) {
+            throw ProblemException.badRequest("the body must be a JSON object, {\"note\": \"why\"}");
+        }
+        root.fieldNames().forEachRemaining(name -> {
+            if (!name.equals("note")) {
+                throw ProblemException.badRequest("unknown property '" + name + "'; known: [note]");
+            }
+        });
+        JsonNode note = root.get("note");
+        if (note != null && !note.isNull() && !note.isTextual()) {
+            throw ProblemException.badRequest("note must be a string");
+        }
+        String text = note == null || note.isNull() ? "" : note.asText();
+        if (text.length() > RedriveSpecs.MAX_NOTE) {
+            throw ProblemException.badRequest("note is limited to " + RedriveSpecs.MAX_NOTE + " characters");
+        }
+        return text;
+    }
+
+    static String id(String id) {
+        if (!ID.matcher(id).matches()) {
+            throw ProblemException.badRequest("'" + id + "' is not a proposal id (a UUID from POST .../proposals)");
+        }
+        return id;
+    }
+
+    private static String enc(String dlq) {
+        return URLEncoder.encode(dlq, StandardCharsets.UTF_8);
+    }
+}

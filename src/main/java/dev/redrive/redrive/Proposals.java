@@ -1,0 +1,190 @@
+package dev.redrive.redrive;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.jboss.logging.Logger;
+
+import dev.redrive.config.RedriveConfig;
+import dev.redrive.deadletter.DeadLetterException;
+import dev.redrive.deadletter.DeadLetterReader;
+import dev.redrive.deadletter.EntryFilter;
+import dev.redrive.deadletter.Page;
+import dev.redrive.redis.LuaScripts;
+import dev.redrive.redis.RedisKeys;
+import dev.redrive.redis.ScriptReply;
+import dev.redrive.redis.TaskHashes;
+
+/**
+ * Proposed bulk redrives, approved by a second person (four eyes): one person or agent proposes a
+ * redrive, nothing moves, and another operator approves it, which starts the task exactly as
+ * proposed, or rejects it. Each proposal is decided once, by a script that checks and writes in
+ * one step (proposal-approve.lua, proposal-reject.lua), so two approvers at once start one task.
+ * Every method blocks: the API and the MCP tools call them on worker threads.
+ */
+@ApplicationScoped
+public class Proposals {
+
+    private static final Logger LOG = Logger.getLogger(Proposals.class);
+
+    /** What a filter selects now, counted through at most redrive.proposals.count-limit entries. */
+    public record Matches(long matched, boolean complete) {
+    }
+
+    /** A page of a stream's proposals, newest first; {@code next} is the cursor of the next page, or null. */
+    public record ProposalPage(List<Proposal> items, String next) {
+    }
+
+    @Inject
+    RedriveTaskStore store;
+
+    @Inject
+    RedriveRunner runner;
+
+    @Inject
+    TaskHashes hashes;
+
+    @Inject
+    LuaScripts scripts;
+
+    @Inject
+    DeadLetterReader deadLetters;
+
+    @Inject
+    RedisWait wait;
+
+    @Inject
+    RedriveConfig config;
+
+    /** Stores a proposal of {@code spec} (never a dry run) with what it matches now; moves nothing. */
+    public Proposal propose(String dlq, RedriveSpec spec, String actor) {
+        deadLetters.requireKnown(dlq);
+        if (spec.dryRun()) {
+            throw new IllegalArgumentException("a dry run moves nothing: it needs no approval");
+        }
+        Matches matches = count(dlq, spec.filter());
+        Instant now = store.now();
+        Proposal proposal = Proposal.made(UUID.randomUUID().toString(), dlq, spec, actor, now,
+                now.plus(config.proposals().ttl()), matches.matched(), matches.complete());
+        long keep = config.proposals().ttl().plus(config.replay().redriveRetention()).toMillis();
+        List<String> args = new ArrayList<>(List.of(proposal.id(), Long.toString(now.toEpochMilli()),
+                Long.toString(keep), Long.toString(now.toEpochMilli() - keep)));
+        proposal.toHash(store.json(spec.filter())).forEach((name, value) -> {
+            args.add(name);
+            args.add(value);
+        });
+        wait.on(scripts.call(LuaScripts.Script.PROPOSAL_CREATE,
+                List.of(RedisKeys.proposal(dlq, proposal.id()), RedisKeys.proposals(dlq)), args));
+        store.audit(dlq, "proposal", actor, proposal.note(), Map.of("proposal", proposal.id()));
+        LOG.infof("%s proposed redrive %s of %s (%d matched now, %d/s, canary %d); another operator approves it with "
+                + "POST /dlq/.../proposals/%s/approve", actor, proposal.id(), dlq, matches.matched(),
+                spec.maxPerSecond(), spec.canary(), proposal.id());
+        return proposal;
+    }
+
+    /**
+     * Counts what {@code filter} selects in the stream now, oldest first, a scan-limit page at a
+     * time, and stops after redrive.proposals.count-limit entries examined (a lower bound then).
+     */
+    public Matches count(String dlq, EntryFilter filter) {
+        deadLetters.requireKnown(dlq);
+        long matched = 0;
+        long examined = 0;
+        String after = null;
+        int limit = config.proposals().countLimit();
+        do {
+            Page<String> page = wait.on(deadLetters.matchPage(dlq, filter, after));
+            matched += page.items().size();
+            examined += Math.max(1, page.examined());
+            after = page.next();
+        } while (after != null && examined < limit);
+        return new Matches(matched, after == null);
+    }
+
+    public Proposal get(String dlq, String id) {
+        deadLetters.requireKnown(dlq);
+        return find(dlq, id).orElseThrow(() -> new DeadLetterException(DeadLetterException.Reason.NO_PROPOSAL,
+                "no proposal " + id + " of " + dlq + " (one is kept for " + config.replay().redriveRetention()
+                        + " after it expires)"));
+    }
+
+    /** Up to {@code count} proposals of the stream, newest first, from cursor {@code after} (null: the newest). */
+    public ProposalPage list(String dlq, int count, String after) {
+        deadLetters.requireKnown(dlq);
+        long offset = after == null ? 0 : Long.parseLong(after);
+        List<String> ids = wait.on(hashes.proposalIds(dlq, offset, count + 1));
+        List<Proposal> items = new ArrayList<>();
+        for (String id : ids.subList(0, Math.min(count, ids.size()))) {
+            find(dlq, id).ifPresent(items::add);
+        }
+        return new ProposalPage(items, ids.size() > count ? Long.toString(offset + count) : null);
+    }
+
+    /**
+     * Approves the proposal and starts its redrive exactly as proposed (canary first); the
+     * proposal with its task. The script decides: of two approvers at once, one starts the task.
+     */
+    public Proposal approve(String dlq, String id, String actor, String note) {
+        Proposal proposal = get(dlq, id);
+        String taskId = UUID.randomUUID().toString();
+        String until = wait.on(deadLetters.newestId(dlq));
+        String taskNote = "proposal " + id + " by " + proposal.proposedBy()
+                + (proposal.note().isEmpty() ? "" : ": " + proposal.note());
+        RedriveSpec spec = new RedriveSpec(proposal.filter(), proposal.maxPerSecond(), false, proposal.canary(),
+                proposal.maxRefailRate(), taskNote);
+        RedriveTask task = RedriveTask.begun(taskId, dlq, store.json(proposal.filter()), spec, until, actor, store.now());
+        ScriptReply reply = store.createApproved(task, RedisKeys.proposal(dlq, id), actor, text(note));
+        refuseUnless(ScriptReply.Code.APPROVED, reply, dlq, id, "approve");
+        store.audit(dlq, "proposal-approve", actor, text(note), Map.of("proposal", id, "task", taskId));
+        LOG.infof("%s approved proposal %s of %s by %s: redrive %s started", actor, id, dlq, proposal.proposedBy(),
+                taskId);
+        runner.launch(dlq, taskId);
+        return get(dlq, id);
+    }
+
+    /** Rejects the proposal: nothing moves, and it can be approved no more. */
+    public Proposal reject(String dlq, String id, String actor, String note) {
+        get(dlq, id);
+        ScriptReply reply = wait.on(scripts.call(LuaScripts.Script.PROPOSAL_REJECT, List.of(RedisKeys.proposal(dlq, id)),
+                List.of(Long.toString(store.now().toEpochMilli()), actor, text(note))));
+        refuseUnless(ScriptReply.Code.REJECTED, reply, dlq, id, "reject");
+        store.audit(dlq, "proposal-reject", actor, text(note), Map.of("proposal", id));
+        LOG.infof("%s rejected proposal %s of %s", actor, id, dlq);
+        return get(dlq, id);
+    }
+
+    private Optional<Proposal> find(String dlq, String id) {
+        Map<String, String> hash = wait.on(hashes.proposal(dlq, id));
+        if (hash == null || hash.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(Proposal.fromHash(hash, store.filter(hash.get("filter"), "proposal " + id), store.now()));
+    }
+
+    private static void refuseUnless(ScriptReply.Code done, ScriptReply reply, String dlq, String id, String act) {
+        if (reply.code() == done) {
+            return;
+        }
+        throw switch (reply.code()) {
+            case GONE -> new DeadLetterException(DeadLetterException.Reason.NO_PROPOSAL, "no proposal " + id + " of " + dlq);
+            case DECIDED -> new DeadLetterException(DeadLetterException.Reason.PROPOSAL_DECIDED,
+                    "proposal " + id + " is already " + reply.text(1) + "; a proposal is decided once");
+            case EXPIRED -> new DeadLetterException(DeadLetterException.Reason.PROPOSAL_DECIDED,
+                    "proposal " + id + " expired undecided; propose the redrive again");
+            case OWN -> new DeadLetterException(DeadLetterException.Reason.OWN_PROPOSAL,
+                    "you proposed " + id + "; another dlq-operator must " + act + " it (four eyes)");
+            default -> new IllegalStateException("proposal " + id + ": unexpected " + reply.code());
+        };
+    }
+
+    private static String text(String note) {
+        return note == null ? "" : note;
+    }
+}

@@ -1,0 +1,30 @@
+#!lua
+-- proposal-create.lua: store a proposed bulk redrive; nothing moves until another operator approves it.
+--
+-- The proposal's hash lives in its dead-letter stream's slot, beside the stream's redrive keys, so
+-- its approval can start the task in one step (proposal-approve.lua). The hash expires a while
+-- after the proposal does (the caller's keep), and the index forgets ids older than that, so
+-- proposals nobody decides do not pile up.
+--
+-- KEYS[1]  the proposal hash (new)
+-- KEYS[2]  the stream's proposal index (a sorted set of ids by creation time, epoch ms)
+-- ARGV[1]  the proposal id
+-- ARGV[2]  now, epoch ms (the index score)
+-- ARGV[3]  how long the hash is kept, ms
+-- ARGV[4]  index entries scored below this (epoch ms) are forgotten
+-- ARGV[5..] the proposal's fields as name, value pairs (a fixed, small number)
+--
+-- Returns: { 'created' }
+
+local proposal, index = KEYS[1], KEYS[2]
+local id, now, keep, forget = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+
+local fields = {}
+for i = 5, #ARGV do
+  fields[#fields + 1] = ARGV[i]
+end
+redis.call('HSET', proposal, unpack(fields))
+redis.call('PEXPIRE', proposal, keep)
+redis.call('ZADD', index, now, id)
+redis.call('ZREMRANGEBYSCORE', index, '-inf', '(' .. forget)
+return { 'created' }

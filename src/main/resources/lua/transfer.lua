@@ -1,0 +1,72 @@
+#!lua
+-- uses lib/fields.lua
+-- uses lib/ranges.lua
+-- uses lib/claims.lua
+-- transfer.lua: give pending entries to a consumer without counting a delivery, each only if its
+-- stream entry still exists.
+--
+-- Four callers: the lease heartbeat (a worker's running jobs, to itself), the hand-over of failed
+-- jobs to the retry consumer (with the provider's Retry-After of some), an immediate retry (to
+-- itself, counting the next attempt) and the hand-back of a job that never ran. A plain XCLAIM
+-- would delete a trimmed entry from the PEL and the job would vanish (lib/claims.lua); here each
+-- id is looked up in the PEL and in the stream before anything is written, only entries that
+-- still exist are claimed, and the trimmed ones are returned, still pending, for the caller to
+-- park as missing. Ids no longer pending (acked, parked) are skipped, as XCLAIM would skip them.
+--
+-- KEYS[1]  stream
+-- KEYS[2]  the stream's not-before hash (entry id -> epoch ms from Retry-After; same hash slot)
+-- ARGV[1]  consumer group
+-- ARGV[2]  consumer to give the entries to
+-- ARGV[3]  delivery count to set (RETRYCOUNT), or -1 to keep each entry's
+-- ARGV[4..] pairs of: entry id, epoch ms before which it may not run again (-1: no hint)
+--
+-- Returns an array, one item per trimmed entry (none claimed, nothing written for it):
+--   { id, delivery count so far, owner }
+-- The not-before hash's type is checked before the first write (the stream's fails in the reads).
+
+local stream, notBefore = KEYS[1], KEYS[2]
+local group, consumer, count = ARGV[1], ARGV[2], tonumber(ARGV[3])
+
+local ids, hints, hinted = {}, {}, false
+for i = 4, #ARGV, 2 do
+  ids[#ids + 1] = ARGV[i]
+  if ARGV[i + 1] ~= '-1' then
+    hints[ARGV[i]] = ARGV[i + 1]
+    hinted = true
+  end
+end
+local refusal = hinted and wrongType({ { notBefore, 'hash' } })
+if refusal then
+  return redis.error_reply('WRONGTYPE ' .. refusal)
+end
+
+local pending = pendingOf(stream, group, 0, ids)
+local stillPending = {}
+for _, id in ipairs(ids) do
+  if pending[id] then
+    stillPending[#stillPending + 1] = id
+  end
+end
+local entries = entriesOf(stream, stillPending)
+
+local present, trimmed, seen, hintArgs = {}, {}, {}, {}
+for _, id in ipairs(stillPending) do
+  if not seen[id] then
+    seen[id] = true
+    if entries[id] then
+      present[#present + 1] = id
+      if hints[id] then
+        hintArgs[#hintArgs + 1] = id
+        hintArgs[#hintArgs + 1] = hints[id]
+      end
+    else
+      trimmed[#trimmed + 1] = { id, pending[id][4], pending[id][2] }
+    end
+  end
+end
+
+if #hintArgs > 0 then
+  inSlices('HSET', notBefore, hintArgs)
+end
+claimIds(stream, group, consumer, present, count >= 0 and count or nil)
+return trimmed

@@ -1,0 +1,203 @@
+package dev.redrive.api;
+
+import static dev.redrive.api.DeadLetterApiTest.as;
+import static dev.redrive.api.DeadLetterApiTest.problem;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.redrive.testing.ApiProfile;
+import dev.redrive.testing.Await;
+import dev.redrive.testing.DeadLetterSeed;
+import dev.redrive.testing.RedisResource;
+import dev.redrive.testing.SettableClock;
+import dev.redrive.testing.Streams;
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.path.json.JsonPath;
+import io.restassured.response.Response;
+
+/**
+ * Proposed redrives on a real redis-server: nothing moves until a second operator approves; the
+ * approval starts the redrive exactly as proposed; a proposal is decided once, expires, and is
+ * never applied twice.
+ */
+@QuarkusTest
+@WithTestResource(RedisResource.class)
+@TestProfile(ApiProfile.class)
+class ProposalApiTest {
+
+    static final String DLQ = RedriveApiTest.DLQ;
+    static final String D = RedriveApiTest.D;
+    static final Duration BOUND = Duration.ofSeconds(30);
+
+    @Inject
+    RedisDataSource redis;
+
+    @Inject
+    SettableClock clock;
+
+    Streams streams;
+
+    @BeforeEach
+    void setUp() {
+        streams = new Streams(redis);
+    }
+
+    @AfterEach
+    void realTime() {
+        clock.reset();
+    }
+
+    static String body(String origin, String extra) {
+        return "{\"filter\": {\"origin\": \"" + origin + "\"}" + extra + "}";
+    }
+
+    static JsonPath propose(String user, String body) {
+        return as(user).contentType("application/json").body(body).post(D + "/proposals").then().statusCode(201)
+                .body("state", equalTo("proposed")).extract().jsonPath();
+    }
+
+    long parkedFrom(String origin) {
+        return streams.all(DLQ).stream()
+                .filter(m -> origin.equals(new String(m.payload().get("origin-stream"), StandardCharsets.UTF_8))).count();
+    }
+
+    @Test
+    void aProposalMovesNothingUntilASecondOperatorApprovesItThenRunsExactlyAsProposed() {
+        DeadLetterSeed.parkMany(redis, DLQ, "{jobs}proposed", 30);
+        JsonPath p = propose("automation", body("{jobs}proposed", ", \"maxPerSecond\": 7, \"canary\": 0, "
+                + "\"maxRefailRate\": 0.25, \"note\": \"provider fixed\""));
+        String id = p.getString("id");
+        assertEquals(30, p.getLong("matched"));
+        assertEquals(true, p.getBoolean("matchedComplete"));
+        assertEquals("automation", p.getString("proposedBy"));
+        assertNotNull(p.getString("expiresAt"));
+        assertNull(p.getString("task"));
+        assertEquals(0, streams.all("{jobs}proposed").size(), "nothing moved on a proposal");
+        assertEquals(30, parkedFrom("{jobs}proposed"));
+
+        as("viewer").get(D + "/proposals/" + id).then().statusCode(200).body("state", equalTo("proposed"))
+                .body("note", equalTo("provider fixed"));
+        as("viewer").get(D + "/proposals").then().statusCode(200).body("items[0].id", equalTo(id));
+        // only an operator decides, and the proposer never
+        problem(as("viewer").post(D + "/proposals/" + id + "/approve").then(), 403);
+        problem(as("automation").post(D + "/proposals/" + id + "/approve").then(), 403);
+        assertEquals(0, streams.all("{jobs}proposed").size(), "nothing moved on a refused approval");
+
+        JsonPath approved = as("operator").contentType("application/json").body("{\"note\": \"checked\"}")
+                .post(D + "/proposals/" + id + "/approve").then().statusCode(202).body("state", equalTo("approved"))
+                .body("decidedBy", equalTo("operator")).body("decisionNote", equalTo("checked")).extract().jsonPath();
+        String task = approved.getString("task");
+        JsonPath status = as("viewer").get(D + "/redrives/" + task).then().statusCode(200).extract().jsonPath();
+        assertEquals(7, status.getInt("maxPerSecond"), "the pace as proposed");
+        assertEquals(0.25, status.getDouble("maxRefailRate"), 0.0);
+        assertEquals("operator", status.getString("createdBy"));
+        Await.until("the approved redrive to complete", BOUND,
+                () -> "completed".equals(as("viewer").get(D + "/redrives/" + task).jsonPath().getString("state")));
+        assertEquals(30, streams.all("{jobs}proposed").size());
+        assertEquals(0, parkedFrom("{jobs}proposed"));
+
+        // decided once
+        problem(as("approver").post(D + "/proposals/" + id + "/approve").then(), 409);
+        problem(as("approver").post(D + "/proposals/" + id + "/reject").then(), 409);
+        List<String> actions = streams.all(DLQ + ":audit").stream()
+                .filter(m -> id.equals(text(m.payload().get("proposal"))))
+                .map(m -> text(m.payload().get("action")) + " " + text(m.payload().get("actor"))).toList();
+        assertEquals(List.of("proposal automation", "proposal-approve operator"), actions);
+    }
+
+    @Test
+    void twoApproversAtOnceStartOneTask() throws Exception {
+        DeadLetterSeed.parkMany(redis, DLQ, "{jobs}approved", 20);
+        for (int round = 0; round < 5; round++) {
+            String id = propose("automation", body("{jobs}approved", ", \"maxPerSecond\": 0")).getString("id");
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<Response>> answers = new ArrayList<>();
+            for (String approver : List.of("operator", "approver")) {
+                answers.add(pool.submit(() -> {
+                    go.await();
+                    return as(approver).post(D + "/proposals/" + id + "/approve");
+                }));
+            }
+            go.countDown();
+            List<Integer> codes = new ArrayList<>();
+            for (Future<Response> a : answers) {
+                codes.add(a.get().statusCode());
+            }
+            pool.shutdown();
+            codes.sort(null);
+            assertEquals(List.of(202, 409), codes, "one approval wins, round " + round);
+            String task = as("viewer").get(D + "/proposals/" + id).jsonPath().getString("task");
+            Await.until("the task to finish", BOUND,
+                    () -> "completed".equals(as("viewer").get(D + "/redrives/" + task).jsonPath().getString("state")));
+        }
+        // the first round moved all 20; each later one found none left: never applied twice
+        assertEquals(20, streams.all("{jobs}approved").size());
+    }
+
+    @Test
+    void aProposalExpiresAfterItsTtlAndCanThenBeDecidedNoMore() {
+        String id = propose("operator", body("{jobs}nothing-here", "")).getString("id");
+        assertEquals(0, as("viewer").get(D + "/proposals/" + id).jsonPath().getLong("matched"));
+        clock.advance(Duration.ofHours(24).plusSeconds(1));
+        as("viewer").get(D + "/proposals/" + id).then().statusCode(200).body("state", equalTo("expired"));
+        problem(as("approver").post(D + "/proposals/" + id + "/approve").then(), 409);
+        problem(as("approver").post(D + "/proposals/" + id + "/reject").then(), 409);
+    }
+
+    @Test
+    void theCanaryIsCarriedIntoTheApprovedTask() {
+        String id = propose("operator", body("{jobs}nothing-here", ", \"canary\": 2, \"maxPerSecond\": 3")).getString("id");
+        String task = as("approver").post(D + "/proposals/" + id + "/approve").then().statusCode(202).extract()
+                .path("task");
+        JsonPath status = as("viewer").get(D + "/redrives/" + task).then().statusCode(200).extract().jsonPath();
+        assertEquals(2, status.getInt("canary"));
+        assertEquals(3, status.getInt("maxPerSecond"));
+        Await.until("the empty redrive to end", BOUND,
+                () -> "completed".equals(as("viewer").get(D + "/redrives/" + task).jsonPath().getString("state")));
+    }
+
+    @Test
+    void aRejectedProposalMovesNothingAndIsDecided() {
+        String id = propose("operator", body("{jobs}nothing-here", "")).getString("id");
+        problem(as("operator").post(D + "/proposals/" + id + "/reject").then(), 403);
+        as("approver").contentType("application/json").body("{\"note\": \"not yet\"}")
+                .post(D + "/proposals/" + id + "/reject").then().statusCode(200).body("state", equalTo("rejected"))
+                .body("decidedBy", equalTo("approver"));
+        problem(as("operator").post(D + "/proposals/" + id + "/approve").then(), 409);
+    }
+
+    @Test
+    void aBadProposalIsRefusedWhole() {
+        problem(as("viewer").contentType("application/json").body("{}").post(D + "/proposals").then(), 403);
+        problem(as("operator").contentType("application/json").body("{\"dryRun\": true}").post(D + "/proposals").then(), 400);
+        problem(as("operator").contentType("application/json").body("{\"filter\": {\"origin\": null}}")
+                .post(D + "/proposals").then(), 400);
+        problem(as("viewer").get(D + "/proposals/not-an-id").then(), 400);
+        problem(as("viewer").get(D + "/proposals/00000000-0000-0000-0000-000000000000").then(), 404);
+    }
+
+    static String text(byte[] value) {
+        return value == null ? null : new String(value, StandardCharsets.UTF_8);
+    }
+}
