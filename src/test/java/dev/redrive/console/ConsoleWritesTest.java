@@ -127,6 +127,20 @@ class ConsoleWritesTest {
     }
 
     @Test
+    void aRepeatedParameterOrAnEmptyConfirmKeyIsRefusedInTheConsoleToo() {
+        String id = park("4");
+        ConsoleClient viewer = ConsoleClient.login("viewer");
+        viewer.get(PATH + "/entries?origin=a&origin=b").then().statusCode(400)
+                .body("type", equalTo("/problems/ambiguous-request"));
+        ConsoleClient operator = ConsoleClient.login("operator");
+        List<Object> before = state();
+        operator.post(PATH + "/entries/" + id + "/replay", Map.of("confirm", "yes", "key", "")).then().statusCode(400)
+                .body("type", equalTo("/problems/ambiguous-request"));
+        operator.post(PATH + "/entries/" + id + "/replay", Map.of("confirm", "yes")).then().statusCode(400);
+        assertEquals(before, state(), "not replayed");
+    }
+
+    @Test
     void theLoginFormCarriesATokenAndTheCsrfCookieIsStrict() {
         io.restassured.response.Response page = given().get("/console/login");
         String csrf = page.cookie(ConsoleClient.CSRF);
