@@ -11,6 +11,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.deadletter.DeadLetterException;
+import dev.redrive.redis.RedisProblems;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
@@ -92,9 +93,18 @@ public class ProblemMappers {
      */
     @ServerExceptionMapper
     public Response unexpected(Throwable e) {
+        if (RedisProblems.refused(e)) {
+            // Redis refuses redrive itself (user, password, permission, TLS): no retry of the client
+            // helps until an operator changes the configuration, but it is Redis being unusable, not a bug.
+            String hint = RedisProblems.hint(e);
+            LOG.warnf("answered 503: Redis refuses redrive (%s): %s", e.getMessage(), hint);
+            return Response.fromResponse(Problem.of(503, "redis-unavailable", "Redis unavailable",
+                    "Redis refuses redrive's connection or command: " + hint + "; retry once that is fixed")
+                    .response()).header("Retry-After", Long.toString(retryAfterSeconds())).build();
+        }
         if (RedisFailures.unavailable(e)) {
             LOG.warnf("answered 503: Redis is down, full or slow (%s)", e);
-            long seconds = Math.max(1, config.redisTimeout().toSeconds());
+            long seconds = retryAfterSeconds();
             return Response.fromResponse(Problem.of(503, "redis-unavailable", "Redis unavailable",
                     "Redis is down, out of memory or did not answer within " + config.redisTimeout()
                             + "; retry later. A change that timed out may still happen: check the entry or the audit "
@@ -103,6 +113,10 @@ public class ProblemMappers {
         }
         LOG.error("request failed unexpectedly", e);
         return Problem.of(500, "internal", "Internal error", "the request failed on the server; see its log").response();
+    }
+
+    private long retryAfterSeconds() {
+        return Math.max(1, config.redisTimeout().toSeconds());
     }
 
     private static Response unauthenticated() {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
 
+import dev.redrive.redis.RedisProblems;
 import io.vertx.core.VertxException;
 import io.vertx.redis.client.Response;
 import io.vertx.redis.client.ResponseType;
@@ -32,7 +33,7 @@ final class RedisFailures {
                 return true;
             }
             if (e instanceof Response reply && reply.type() == ResponseType.ERROR) {
-                return NOT_NOW.contains(code(e.getMessage()));
+                return NOT_NOW.contains(RedisProblems.code(e.getMessage()));
             }
             // The client's own failures: connection closed or refused, pool full of waiters.
             if (e instanceof VertxException) {
@@ -40,13 +41,5 @@ final class RedisFailures {
             }
         }
         return false;
-    }
-
-    private static String code(String message) {
-        if (message == null) {
-            return "";
-        }
-        int space = message.indexOf(' ');
-        return space < 0 ? message : message.substring(0, space);
     }
 }

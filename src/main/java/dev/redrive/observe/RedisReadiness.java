@@ -1,6 +1,7 @@
 package dev.redrive.observe;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -11,12 +12,14 @@ import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 import org.eclipse.microprofile.health.Readiness;
 
 import dev.redrive.config.QueueRegistry;
+import dev.redrive.redis.BlockingReads;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.smallrye.health.api.AsyncHealthCheck;
 import io.smallrye.mutiny.Uni;
 
 /**
- * Ready when Redis answers and every queue's group is in place. Liveness deliberately does not
+ * Ready when Redis answers, every queue's group is in place and every blocking reader reads
+ * (a failing one names its queues). Liveness deliberately does not
  * look at Redis: a Redis outage should stop traffic to the pod, not restart it. This is the only
  * check that looks at Redis (the client's own, which waits quarkus.redis.timeout, is switched off
  * in application.properties), so readiness answers within a second even when Redis is frozen.
@@ -37,6 +40,9 @@ public class RedisReadiness implements AsyncHealthCheck {
     @Inject
     QueueStates queues;
 
+    @Inject
+    BlockingReads reads;
+
     @Override
     public Uni<HealthCheckResponse> call() {
         return redis.execute("PING").ifNoItem().after(PING_LIMIT).fail()
@@ -47,7 +53,15 @@ public class RedisReadiness implements AsyncHealthCheck {
                     b.withData("redis", "up").withData("queues", configured).withData("started", started.size());
                     started.forEach((name, paused) -> b.withData("queue." + name,
                             paused ? "paused: circuit open" : "running"));
-                    return b.status(started.size() == configured).build();
+                    // A queue whose blocking reader can't connect looks healthy to PING and to the pool,
+                    // yet none of its new entries is read: it makes the pod not ready, named.
+                    List<BlockingReads.Failing> failing = reads.failing();
+                    for (BlockingReads.Failing f : failing) {
+                        registry.queues().values().stream()
+                                .filter(q -> q.group().equals(f.group()) && f.streams().contains(q.stream()))
+                                .forEach(q -> b.withData("queue." + q.name(), "new entries not read: " + f.reason()));
+                    }
+                    return b.status(started.size() == configured && failing.isEmpty()).build();
                 })
                 .onFailure().recoverWithItem(e -> HealthCheckResponse.named("redrive").down()
                         .withData("redis", "down: " + e.getMessage()).build());

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -57,6 +58,8 @@ public final class BlockingReader {
     private boolean woken;
     private boolean closed;
     private boolean failing;
+    /** Why the last read or connect failed, while it fails; null once a read works again. */
+    private Throwable failure;
 
     BlockingReader(BlockingReads connections, String group, String consumer, Duration timeLimit) {
         this.connections = connections;
@@ -109,6 +112,15 @@ public final class BlockingReader {
         if (wake) {
             wake();
         }
+    }
+
+    /** Why this reader can't read, and the streams whose new entries wait meanwhile; empty while it reads. */
+    synchronized Optional<BlockingReads.Failing> failing() {
+        if (failure == null || closed) {
+            return Optional.empty();
+        }
+        return Optional.of(new BlockingReads.Failing(group, List.copyOf(members.keySet()),
+                failure.getMessage() + " (" + RedisProblems.hint(failure) + ")"));
     }
 
     /** Answers every member with nothing and closes the connection. */
@@ -201,6 +213,7 @@ public final class BlockingReader {
             reading = false;
             back = failing;
             failing = false;
+            failure = null;
             read.forEach((stream, entries) -> {
                 Member m = leaving.containsKey(stream) ? leaving.remove(stream) : members.remove(stream);
                 if (m != null) {
@@ -225,8 +238,13 @@ public final class BlockingReader {
         // queue, whose read finds which one and creates its group again (NewEntries).
         boolean groupGone = message.startsWith("NOGROUP");
         List<Member> left;
+        List<String> waiting;
         boolean log;
         synchronized (this) {
+            if (!moved) {
+                failure = error;
+            }
+            waiting = List.copyOf(members.keySet());
             reading = false;
             dropConnection();
             if (moved) {
@@ -243,8 +261,9 @@ public final class BlockingReader {
         }
         left.forEach(m -> m.answer().accept(List.of()));
         if (log) {
-            LOG.warnf("waiting for new entries of group %s failed (%s); trying again every %s, quietly until it works",
-                    group, message, RETRY_PAUSE);
+            LOG.warnf("waiting for new entries of group %s failed (%s): %s. New entries of %s are not read until it"
+                    + " works, readiness is DOWN and redrive_readers_failing counts it; trying again every %s",
+                    group, message, RedisProblems.hint(error), waiting, RETRY_PAUSE);
         } else if (!moved) {
             LOG.debugf("waiting for new entries of group %s still fails (%s)", group, message);
         }

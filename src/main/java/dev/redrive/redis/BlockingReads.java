@@ -1,8 +1,7 @@
 package dev.redrive.redis;
 
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -11,15 +10,12 @@ import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Redis;
 import io.vertx.mutiny.redis.client.RedisConnection;
 import io.vertx.mutiny.redis.client.Request;
-import io.vertx.redis.client.RedisOptions;
 import io.vertx.redis.client.impl.PooledRedisConnection;
 
 /**
@@ -33,11 +29,15 @@ import io.vertx.redis.client.impl.PooledRedisConnection;
 @ApplicationScoped
 public class BlockingReads {
 
-    @ConfigProperty(name = "quarkus.redis.hosts")
-    String hosts;
+    /** A reader holds its connection for good; the client's pool only has to hold them all. */
+    private static final int MAX_READERS_PER_CLIENT = 4096;
 
-    @ConfigProperty(name = "quarkus.redis.password")
-    Optional<String> password;
+    /** A reader that can't read: its group, the streams waiting on it, and why. */
+    public record Failing(String group, List<String> streams, String reason) {
+    }
+
+    @Inject
+    RedisClientOptions options;
 
     @Inject
     RedisTopology topology;
@@ -61,6 +61,11 @@ public class BlockingReads {
     /** Readers open now: each holds one connection while any of its streams waits. */
     public int readers() {
         return readers.size();
+    }
+
+    /** The readers that can't read now, with the streams whose new entries wait unread. */
+    public List<Failing> failing() {
+        return readers.values().stream().map(BlockingReader::failing).flatMap(Optional::stream).toList();
     }
 
     /**
@@ -105,31 +110,8 @@ public class BlockingReads {
     }
 
     private Redis client(String node) {
-        return clients.computeIfAbsent(node == null ? "" : node, n -> Redis.createClient(vertx, options(n)));
-    }
-
-    private RedisOptions options(String node) {
-        // A reader holds its connection for good; the client's pool only has to hold them all.
-        RedisOptions options = new RedisOptions().setConnectionString(address(node))
-                .setMaxPoolSize(4096).setMaxPoolWaiting(4096).setProtocolNegotiation(false);
-        password.filter(p -> !p.isEmpty()).ifPresent(options::setPassword);
-        return options;
-    }
-
-    /** The first configured host, or another node reached with the same scheme, user, password and database. */
-    private String address(String node) {
-        String first = hosts.split(",")[0].trim();
-        if (node.isEmpty()) {
-            return first;
-        }
-        try {
-            URI uri = new URI(first);
-            int colon = node.lastIndexOf(':');
-            return new URI(uri.getScheme(), uri.getUserInfo(), node.substring(0, colon),
-                    Integer.parseInt(node.substring(colon + 1)), uri.getPath(), uri.getQuery(), null).toString();
-        } catch (URISyntaxException | NumberFormatException e) {
-            throw new IllegalStateException("can't reach node " + node + " of " + first, e);
-        }
+        return clients.computeIfAbsent(node == null ? "" : node,
+                n -> Redis.createClient(vertx, options.forClient(node, MAX_READERS_PER_CLIENT)));
     }
 
     @PreDestroy

@@ -20,7 +20,7 @@ final class Metrics {
                     HttpResponse.BodyHandlers.ofString()).body();
             double total = 0;
             for (String line : body.split("\n")) {
-                if (line.startsWith(metric + "{") && line.contains(labelFragment)) {
+                if ((line.startsWith(metric + "{") || line.startsWith(metric + " ")) && line.contains(labelFragment)) {
                     total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
                 }
             }

@@ -1,0 +1,71 @@
+package dev.redrive.redis;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.quarkus.redis.client.RedisOptionsCustomizer;
+import io.vertx.redis.client.RedisClientType;
+import io.vertx.redis.client.RedisOptions;
+
+/**
+ * The one place redrive's Redis connection settings come from: the options Quarkus built for its
+ * default client out of {@code quarkus.redis.*} and the TLS registry ({@code quarkus.tls.*}: trust
+ * store, client certificate, hostname verification), the user and password of the URL, Sentinel's
+ * master name. Every client redrive opens besides the pool (the blocking readers, their per-node
+ * clients on a cluster) starts from a copy of them, so a setting made for the pool can't be
+ * missing on a connection that blocks: before, the readers built their own options and a TLS-only
+ * Redis left every quiet queue unread.
+ */
+@ApplicationScoped
+public class RedisClientOptions implements RedisOptionsCustomizer {
+
+    /** Quarkus' name for the unnamed client (VertxRedisClientFactory.DEFAULT_CLIENT). */
+    private static final String DEFAULT_CLIENT = "<default>";
+
+    private volatile RedisOptions configured;
+
+    /** Called by Quarkus when it creates its clients at start-up, before any reader connects. */
+    @Override
+    public void customize(String clientName, RedisOptions options) {
+        if (DEFAULT_CLIENT.equals(clientName)) {
+            configured = new RedisOptions(options);
+        }
+    }
+
+    /**
+     * The pool's options for a client of the readers: at {@code node} ("host:port", where a
+     * cluster's MOVED sent a reader) as a plain connection to that node, or, for null, the
+     * configured topology itself (a single Redis, or Sentinel, whose client asks the sentinels
+     * where the primary is on every connect).
+     */
+    public RedisOptions forClient(String node, int maxPoolSize) {
+        RedisOptions base = configured;
+        if (base == null) {
+            throw new IllegalStateException("Quarkus created no default Redis client (quarkus.redis.hosts)");
+        }
+        RedisOptions options = new RedisOptions(base).setMaxPoolSize(maxPoolSize).setMaxPoolWaiting(maxPoolSize);
+        if (node != null) {
+            options.setType(RedisClientType.STANDALONE).setEndpoints(List.of(address(base.getEndpoint(), node)));
+        } else if (base.getType() == RedisClientType.CLUSTER) {
+            // A reader names streams of one slot; it starts at the first node and follows MOVED.
+            options.setType(RedisClientType.STANDALONE).setEndpoints(List.of(base.getEndpoint()));
+        }
+        return options;
+    }
+
+    /** {@code endpoint} (a URL with scheme, user, password, database) with its host and port set to {@code node}'s. */
+    static String address(String endpoint, String node) {
+        try {
+            URI uri = new URI(endpoint);
+            String user = uri.getRawUserInfo() == null ? "" : uri.getRawUserInfo() + '@';
+            String path = uri.getRawPath() == null ? "" : uri.getRawPath();
+            String query = uri.getRawQuery() == null ? "" : '?' + uri.getRawQuery();
+            return uri.getScheme() + "://" + user + node + path + query;
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("can't reach node " + node + " of " + endpoint, e);
+        }
+    }
+}
