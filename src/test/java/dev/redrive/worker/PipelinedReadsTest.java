@@ -73,7 +73,7 @@ class PipelinedReadsTest {
         Await.until("3000 completions", BOUND, () -> ids.stream().allMatch(id -> handler.completions(STREAM + "/" + id) >= 1));
         Await.until("the PEL to drain", BOUND, () -> streams.pending(STREAM, GROUP) == 0);
         for (String id : ids) {
-            assertEquals(1, handler.attemptsOf(STREAM + "/" + id).size(), "attempts of " + id);
+            assertEquals(1, handler.attemptCount(STREAM + "/" + id), "attempts of " + id);
             assertEquals(1, handler.completions(STREAM + "/" + id), "completions of " + id);
         }
     }
