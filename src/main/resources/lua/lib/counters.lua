@@ -10,7 +10,10 @@
 -- none (fingerprint-first:<hash>, fingerprint-last:<hash>) and the id of its latest dead letter
 -- (fingerprint-sample:<hash>): all dropped with its counter. parked-minute:<MM> holds
 -- '<YYYY-MM-DDTHH:MM> <n>', the parks in the latest minute with that minute of the hour, so the
--- rate of the last minutes is read from at most 60 fields, whatever the depth.
+-- rate of the last minutes is read from at most 60 fields, whatever the depth. parked-hour:<HH> and,
+-- per fingerprint, fingerprint-hour:<hash>:<HH> hold '<YYYY-MM-DDTHH> <n>' the same way for the
+-- console's chart of the last 24 hours: 24 fields a stream and 24 a cause (dropped with its counter),
+-- each slot overwritten by the next day's park in that hour, so they never grow with time.
 
 -- Adds `delta` to a counter of a hash (dropped at zero or below) and returns the new value. Read
 -- and set rather than HINCRBY, which fails on a value that is not an integer: a counter someone
@@ -27,7 +30,8 @@ end
 
 -- Changes are gathered while a script works and written once at its end (flushCounts): a call
 -- that parks or moves many entries writes each counter once.
-local counted = { deltas = {}, order = {}, texts = {}, first = {}, last = {}, sample = {}, minutes = {} }
+local counted = { deltas = {}, order = {}, texts = {}, first = {}, last = {}, sample = {}, minutes = {}, hours = {},
+  causeHours = {} }
 
 local function countField(field, delta)
   if counted.deltas[field] == nil then
@@ -80,28 +84,43 @@ local function countDeadLetter(delta, failure, origin, fingerprint, job, text, d
     end
     local minute = counted.lastMinute
     counted.minutes[minute] = (counted.minutes[minute] or 0) + 1
+    local hour = string.sub(minute, 1, 13)
+    counted.hours[hour] = (counted.hours[hour] or 0) + 1
+    local causeHours = counted.causeHours[fingerprint] or {}
+    counted.causeHours[fingerprint] = causeHours
+    causeHours[hour] = (causeHours[hour] or 0) + 1
   end
   if id then
     counted.sample[fingerprint] = id
   end
 end
 
--- Adds n parks to the ring of minutes (parked-minute:<MM>), starting again where the stored value
--- is of an older minute.
-local function countMinute(stats, minute, n)
-  local mm = string.match(minute, ':(%d%d)$')
-  if not mm then
+-- Adds n parks to a ring slot (parked-minute:<MM>, parked-hour:<HH>, fingerprint-hour:<hash>:<HH>:
+-- `prefix` then the stamp's last two digits), starting again where the stored value is of an older
+-- minute or hour.
+local function countSlot(stats, prefix, stamp, n)
+  local slot = string.match(stamp, '(%d%d)$')
+  if not slot then
     return
   end
-  local field = 'parked-minute:' .. mm
+  local field = prefix .. slot
   local stored = redis.call('HGET', stats, field)
   local at, count = string.match(stored or '', '^(%S+) (%d+)$')
-  if at == minute then
+  if at == stamp then
     n = n + tonumber(count)
-  elseif at and at > minute then
-    return -- a later minute already took the slot
+  elseif at and at > stamp then
+    return -- a later minute or hour already took the slot
   end
-  redis.call('HSET', stats, field, minute .. ' ' .. string.format('%d', n))
+  redis.call('HSET', stats, field, stamp .. ' ' .. string.format('%d', n))
+end
+
+-- The fields of a fingerprint's ring of hours, dropped with its counter.
+local function causeHourFields(fingerprint)
+  local fields = {}
+  for hh = 0, 23 do
+    fields[#fields + 1] = string.format('fingerprint-hour:%s:%02d', fingerprint, hh)
+  end
+  return fields
 end
 
 -- Writes what was counted into the stats hash.
@@ -112,6 +131,7 @@ local function flushCounts(stats)
       local fingerprint = string.sub(field, 13)
       redis.call('HDEL', stats, 'fingerprint-text:' .. fingerprint, 'fingerprint-first:' .. fingerprint,
         'fingerprint-last:' .. fingerprint, 'fingerprint-sample:' .. fingerprint)
+      redis.call('HDEL', stats, unpack(causeHourFields(fingerprint)))
     end
   end
   for fingerprint, text in pairs(counted.texts) do
@@ -127,6 +147,14 @@ local function flushCounts(stats)
     redis.call('HSET', stats, 'fingerprint-sample:' .. fingerprint, id)
   end
   for minute, n in pairs(counted.minutes) do
-    countMinute(stats, minute, n)
+    countSlot(stats, 'parked-minute:', minute, n)
+  end
+  for hour, n in pairs(counted.hours) do
+    countSlot(stats, 'parked-hour:', hour, n)
+  end
+  for fingerprint, hours in pairs(counted.causeHours) do
+    for hour, n in pairs(hours) do
+      countSlot(stats, 'fingerprint-hour:' .. fingerprint .. ':', hour, n)
+    end
   end
 end

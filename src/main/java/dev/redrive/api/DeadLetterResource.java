@@ -75,6 +75,9 @@ public class DeadLetterResource {
     @Operation(summary = "Every dead-letter stream redrive knows",
             description = "Depth, oldest and newest dead-at, and counts by origin stream, failure kind and cause "
                     + "(fingerprint: error type plus the reason with ids, numbers and quotes normalised away). "
+                    + "parkedLastFiveMinutes for the stream; parkedPerHour for the stream and for each cause (from: the start "
+                    + "of the first hour, UTC; counts: parks by dead-at in each of the last 24 hours, oldest first, gone since "
+                    + "or not). "
                     + "Built from counters kept beside each stream: the cost does not grow with its depth.")
     @APIResponse(responseCode = "200", description = "One summary per dead-letter stream")
     public Uni<List<DeadLetterSummary>> list() {

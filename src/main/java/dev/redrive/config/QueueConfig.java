@@ -39,6 +39,14 @@ public interface QueueConfig {
     @WithDefault("5m")
     Duration maxBackoff();
 
+    /**
+     * Longest wait a provider's {@code Retry-After} may impose on one job (0 to 7d); a longer hint
+     * (a date decades away, a number of seconds no one means) is cut to this, and the cut logged,
+     * so a provider can't hold a job for centuries. Defaults to 1h.
+     */
+    @WithDefault("1h")
+    Duration maxRetryAfter();
+
     /** Share of the delay that is randomised (0 to 1), so retries don't arrive in step. Defaults to 0.2. */
     @WithDefault("0.2")
     double jitter();

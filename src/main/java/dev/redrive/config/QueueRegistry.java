@@ -19,6 +19,9 @@ import dev.redrive.retry.Backoff;
  */
 public final class QueueRegistry {
 
+    /** The most a queue's {@code max-retry-after} may be: a week is already longer than any outage a hint describes. */
+    static final Duration MAX_RETRY_AFTER = Duration.ofDays(7);
+
     private final Map<String, QueueSpec> queues;
     private final Map<String, WatchSpec> watches;
 
@@ -133,6 +136,10 @@ public final class QueueRegistry {
         if (q.maxBackoff().isNegative()) {
             throw new InvalidConfigException(p + "max-backoff", "must not be negative (got " + q.maxBackoff() + ")");
         }
+        if (q.maxRetryAfter().isNegative() || q.maxRetryAfter().compareTo(MAX_RETRY_AFTER) > 0) {
+            throw new InvalidConfigException(p + "max-retry-after",
+                    "must be between 0 and " + MAX_RETRY_AFTER + " (got " + q.maxRetryAfter() + ")");
+        }
         if (q.jitter() < 0 || q.jitter() > 1) {
             throw new InvalidConfigException(p + "jitter", "must be between 0 and 1 (got " + q.jitter() + ")");
         }
@@ -179,7 +186,7 @@ public final class QueueRegistry {
         return new QueueSpec(name, stream, q.group(), q.handler(), url, q.http().timeout(), q.http().bulkhead(),
                 q.http().circuitBreaker(), q.attempts(),
                 Backoff.exponential(q.backoff(), q.maxBackoff(), q.jitter()), dlq, q.concurrency(), batch,
-                q.block(), q.retryPoll(), q.visibilityTimeout());
+                q.block(), q.retryPoll(), q.visibilityTimeout(), q.maxRetryAfter());
     }
 
     private static URI httpUrl(String p, HttpConfig http) {

@@ -9,6 +9,7 @@ import dev.redrive.retry.Backoff;
  * One queue's configuration after validation: every default resolved, every value checked.
  *
  * @param deadLetters the dead-letter stream this queue parks into
+ * @param maxRetryAfter the longest a provider's Retry-After may hold a job
  */
 public record QueueSpec(
         String name,
@@ -26,7 +27,8 @@ public record QueueSpec(
         int batch,
         Duration block,
         Duration retryPoll,
-        Duration visibilityTimeout) {
+        Duration visibilityTimeout,
+        Duration maxRetryAfter) {
 
     public static final String HTTP_HANDLER = "http";
 

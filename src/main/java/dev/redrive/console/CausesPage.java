@@ -62,13 +62,14 @@ public class CausesPage {
 
     /** One cause's row. */
     public record Cause(String fingerprint, String text, long count, Instant firstSeen, Instant lastSeen,
-            Map<String, Long> byOrigin, Map<String, Long> byJob, Sample sample, String entriesUrl) {
+            Map<String, Long> byOrigin, Map<String, Long> byJob, Sample sample, String entriesUrl, String chart) {
     }
 
     /**
-     * @param more causes past {@link #MAX_CAUSES} not shown
+     * @param more  causes past {@link #MAX_CAUSES} not shown
+     * @param chart the stream's parks per hour ({@link ParkChart})
      */
-    public record View(String dlq, String sort, long depth, List<Cause> causes, int more, String byCountUrl,
+    public record View(String dlq, String sort, long depth, String chart, List<Cause> causes, int more, String byCountUrl,
             String byRecencyUrl, String entriesUrl, String redriveUrl, int defaultPace, double defaultRefail) {
     }
 
@@ -89,7 +90,7 @@ public class CausesPage {
             List<Uni<Cause>> rows = shown.stream().map(c -> row(dlq, c)).toList();
             Uni<List<Cause>> all = rows.isEmpty() ? Uni.createFrom().item(List.of()) : Uni.join().all(rows).andFailFast();
             return all.map(causes -> ConsoleTemplates.causes(me, new View(dlq, recent ? "recent" : "count",
-                    summary.depth(), causes, sorted.size() - shown.size(), ConsoleUrls.causes(dlq) + "?sort=count",
+                    summary.depth(), ParkChart.svg(dlq, summary.parkedPerHour()), causes, sorted.size() - shown.size(), ConsoleUrls.causes(dlq) + "?sort=count",
                     ConsoleUrls.causes(dlq) + "?sort=recent", ConsoleUrls.entries(dlq, Map.of()),
                     ConsoleUrls.stream(dlq) + "/redrives", RedriveSpecs.DEFAULT_MAX_PER_SECOND,
                     RedriveSpecs.DEFAULT_MAX_REFAIL_RATE)));
@@ -101,7 +102,8 @@ public class CausesPage {
                 : reader.brief(dlq, c.sample());
         return sample.map(found -> new Cause(c.fingerprint(), c.text(), c.count(), c.firstSeen(), c.lastSeen(),
                 c.byOrigin(), c.byJob(), found.map(e -> sample(dlq, e.record())).orElse(null),
-                ConsoleUrls.causeEntries(dlq, c.fingerprint())));
+                ConsoleUrls.causeEntries(dlq, c.fingerprint()),
+                ParkChart.svg("cause " + c.fingerprint() + " (" + c.text() + ")", c.parkedPerHour())));
     }
 
     private static Sample sample(String dlq, DeadLetterEntry e) {

@@ -44,12 +44,12 @@ public class OverviewPage {
 
     /** One dead-letter stream's row. */
     public record Stream(String name, String causesUrl, String entriesUrl, long depth, Instant oldest, Instant newest,
-            String perMinute, Map<String, Long> byFailure, Map<String, Long> byOrigin, int causes) {
+            String perMinute, Map<String, Long> byFailure, Map<String, Long> byOrigin, int causes, String chart) {
 
         static Stream of(DeadLetterSummary s) {
             return new Stream(s.name(), ConsoleUrls.causes(s.name()), ConsoleUrls.entries(s.name(), Map.of()), s.depth(),
                     s.oldestDeadAt(), s.newestDeadAt(), String.format("%.1f", s.parkedLastFiveMinutes() / 5.0),
-                    s.byFailure(), s.byOrigin(), s.byFingerprint().size());
+                    s.byFailure(), s.byOrigin(), s.byFingerprint().size(), ParkChart.svg(s.name(), s.parkedPerHour()));
         }
     }
 

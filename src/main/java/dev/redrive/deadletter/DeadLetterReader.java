@@ -66,7 +66,8 @@ public class DeadLetterReader {
         return Uni.combine().all().unis(depth, oldest, newest, stats).asTuple().map(t -> {
             StatsHash counted = new StatsHash(t.getItem4());
             return new DeadLetterSummary(deadLetters, t.getItem1(), deadAt(t.getItem2()), deadAt(t.getItem3()),
-                    counted.byOrigin, counted.byFailure, counted.causes(), counted.parkedRecently(clock));
+                    counted.byOrigin, counted.byFailure, counted.causes(clock), counted.parkedRecently(clock),
+                    counted.parkedPerHour(clock));
         });
     }
 

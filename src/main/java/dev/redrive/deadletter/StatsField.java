@@ -38,7 +38,14 @@ public enum StatsField {
      * Parks in one minute, keyed by its minute of the hour ({@code 00}..{@code 59}); the value is
      * {@code <YYYY-MM-DDTHH:MM> <n>}, so a slot of an older minute is told apart (not a count).
      */
-    PARKED_MINUTE("parked-minute", true);
+    PARKED_MINUTE("parked-minute", true),
+    /**
+     * Parks in one hour, keyed by its hour of the day ({@code 00}..{@code 23}); the value is
+     * {@code <YYYY-MM-DDTHH> <n>}, so a slot of an older day is told apart (not a count).
+     */
+    PARKED_HOUR("parked-hour", true),
+    /** The same per fingerprint: the key is {@code <fingerprint>:<HH>}; dropped with the fingerprint's count. */
+    FINGERPRINT_HOUR("fingerprint-hour", true);
 
     public static final char SEPARATOR = ':';
 

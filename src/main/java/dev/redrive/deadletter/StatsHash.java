@@ -16,7 +16,7 @@ import java.util.TreeMap;
 /**
  * A dead-letter stream's stats hash as read (every field {@link StatsField} names), turned into
  * the counts of a {@link DeadLetterSummary}: by origin, failure kind, and cause with its origins,
- * jobs, first and last park and latest entry, and the parks of the last five minutes.
+ * jobs, first and last park and latest entry, and the parks of the last five minutes and 24 hours.
  */
 final class StatsHash {
 
@@ -33,6 +33,8 @@ final class StatsHash {
     private final Map<String, Map<String, Long>> origins = new HashMap<>();
     private final Map<String, Map<String, Long>> jobs = new HashMap<>();
     private final Map<String, Long> minutes = new HashMap<>();
+    private final Map<String, Long> hours = new HashMap<>();
+    private final Map<String, Map<String, Long>> causeHours = new HashMap<>();
 
     StatsHash(Map<String, String> stats) {
         stats.forEach((field, value) -> StatsField.parse(field).ifPresent(counted -> {
@@ -47,7 +49,9 @@ final class StatsHash {
                 case FINGERPRINT_SAMPLE -> samples.put(key, value);
                 case FINGERPRINT_ORIGIN -> perFingerprint(origins, key, value);
                 case FINGERPRINT_JOB -> perFingerprint(jobs, key, value);
-                case PARKED_MINUTE -> minute(value);
+                case PARKED_MINUTE -> slot(minutes, value);
+                case PARKED_HOUR -> slot(hours, value);
+                case FINGERPRINT_HOUR -> causeHour(key, value);
                 case PARKED -> {
                     // the depth comes from XLEN, which can't drift
                 }
@@ -55,12 +59,13 @@ final class StatsHash {
         }));
     }
 
-    /** The causes, most dead letters first. */
-    List<DeadLetterSummary.Cause> causes() {
+    /** The causes, most dead letters first, with their parks of the 24 hours up to {@code clock}'s. */
+    List<DeadLetterSummary.Cause> causes(Clock clock) {
         List<DeadLetterSummary.Cause> causes = new ArrayList<>();
         byFingerprint.forEach((fp, n) -> causes.add(new DeadLetterSummary.Cause(fp, texts.getOrDefault(fp, ""), n,
                 instant(first.get(fp)), instant(last.get(fp)), samples.get(fp),
-                origins.getOrDefault(fp, Map.of()), jobs.getOrDefault(fp, Map.of()))));
+                origins.getOrDefault(fp, Map.of()), jobs.getOrDefault(fp, Map.of()),
+                ParksPerHour.of(causeHours.getOrDefault(fp, Map.of()), clock))));
         causes.sort(Comparator.comparingLong(DeadLetterSummary.Cause::count).reversed());
         return causes;
     }
@@ -75,19 +80,42 @@ final class StatsHash {
         return n;
     }
 
-    private void minute(String value) {
+    /** The stream's parks in the 24 hours up to {@code clock}'s. */
+    ParksPerHour parkedPerHour(Clock clock) {
+        return ParksPerHour.of(hours, clock);
+    }
+
+    /** A ring slot's {@code <minute or hour> <n>}. */
+    private static void slot(Map<String, Long> into, String value) {
         int space = value.indexOf(' ');
         if (space > 0) {
-            minutes.put(value.substring(0, space), count(value.substring(space + 1)));
+            into.put(value.substring(0, space), count(value.substring(space + 1)));
         }
     }
 
-    /** A {@code <fingerprint>:<name>} key: the fingerprint has a fixed length, the name may hold colons. */
-    private static void perFingerprint(Map<String, Map<String, Long>> into, String key, String value) {
-        if (key.length() > StatsField.FINGERPRINT_LENGTH && key.charAt(StatsField.FINGERPRINT_LENGTH) == StatsField.SEPARATOR) {
-            into.computeIfAbsent(key.substring(0, StatsField.FINGERPRINT_LENGTH), k -> new TreeMap<>())
-                    .put(key.substring(StatsField.FINGERPRINT_LENGTH + 1), count(value));
+    /** A {@code <fingerprint>:<HH>} slot: the hour's count goes under its stamp, as for the stream. */
+    private void causeHour(String key, String value) {
+        String fp = fingerprintOf(key);
+        if (fp != null) {
+            slot(causeHours.computeIfAbsent(fp, k -> new HashMap<>()), value);
         }
+    }
+
+    private static void perFingerprint(Map<String, Map<String, Long>> into, String key, String value) {
+        String fp = fingerprintOf(key);
+        if (fp != null) {
+            into.computeIfAbsent(fp, k -> new TreeMap<>()).put(key.substring(StatsField.FINGERPRINT_LENGTH + 1), count(value));
+        }
+    }
+
+    /**
+     * The fingerprint of a {@code <fingerprint>:<name>} key (the fingerprint has a fixed length, the
+     * name may hold colons), or null when the key is not one.
+     */
+    private static String fingerprintOf(String key) {
+        return key.length() > StatsField.FINGERPRINT_LENGTH && key.charAt(StatsField.FINGERPRINT_LENGTH) == StatsField.SEPARATOR
+                ? key.substring(0, StatsField.FINGERPRINT_LENGTH)
+                : null;
     }
 
     private static Instant instant(String value) {

@@ -229,23 +229,29 @@ public final class HttpJobHandler implements JobHandler {
         return ": " + text + (body.length() > BODY_EXCERPT ? "…" : "");
     }
 
-    /** Retry-After as delta-seconds or an HTTP-date; null when absent or unreadable. */
+    /**
+     * Retry-After as delta-seconds or an HTTP-date; null when absent or unreadable. Seconds past
+     * {@code long} read as the longest wait there is: the queue's {@code max-retry-after} cuts any
+     * hint down (worker/Outcomes), so no value can hold a job longer than that.
+     */
     static Duration retryAfter(String header) {
         if (header == null || header.isBlank()) {
             return null;
         }
         String value = header.trim();
-        try {
-            long seconds = Long.parseLong(value);
-            return seconds < 0 ? null : Duration.ofSeconds(seconds);
-        } catch (NumberFormatException notSeconds) {
+        if (value.chars().allMatch(c -> c >= '0' && c <= '9')) {
             try {
-                Instant at = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
-                Duration d = Duration.between(Instant.now(), at);
-                return d.isNegative() ? Duration.ZERO : d;
-            } catch (DateTimeParseException unreadable) {
-                return null;
+                return Duration.ofSeconds(Long.parseLong(value));
+            } catch (NumberFormatException pastLong) {
+                return Duration.ofSeconds(Long.MAX_VALUE);
             }
+        }
+        try {
+            Instant at = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+            Duration d = Duration.between(Instant.now(), at);
+            return d.isNegative() ? Duration.ZERO : d;
+        } catch (DateTimeParseException unreadable) {
+            return null;
         }
     }
 

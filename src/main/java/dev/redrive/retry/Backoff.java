@@ -2,6 +2,8 @@ package dev.redrive.retry;
 
 import java.time.Duration;
 
+import dev.redrive.job.Durations;
+
 /**
  * Delay before an attempt: {@code initial * multiplier^(attempt-2)}, capped at {@code max}, minus
  * up to {@code jitter} of itself. The jitter is drawn from a seed (the entry id) rather than a
@@ -34,15 +36,15 @@ public record Backoff(Duration initial, double multiplier, Duration max, double 
         if (attempt <= 1) {
             return Duration.ZERO;
         }
-        double base = initial.toMillis() * Math.pow(multiplier, attempt - 2);
-        double capped = Math.min(base, max.toMillis());
+        double base = Durations.toMillis(initial) * Math.pow(multiplier, attempt - 2);
+        double capped = Math.min(base, Durations.toMillis(max));
         double share = unitInterval(seed * 31 + attempt);
         return Duration.ofMillis(Math.round(capped * (1 - jitter * share)));
     }
 
     /** The least delay any retry can get: a lower bound for XPENDING's IDLE filter. */
     public Duration shortest() {
-        long first = Math.min(initial.toMillis(), max.toMillis());
+        long first = Math.min(Durations.toMillis(initial), Durations.toMillis(max));
         return Duration.ofMillis((long) Math.floor(first * (1 - jitter)));
     }
 

@@ -105,6 +105,10 @@ public final class AttemptSpan {
      * {@link #PARKED}, {@link #RELEASED}) and, for a failed attempt, its error type and reason.
      */
     public void end(String outcome, String errorType, String reason) {
+        if (!span.isRecording()) {
+            span.end();
+            return;
+        }
         span.setAttribute(QueueTracer.OUTCOME, outcome);
         if (errorType != null) {
             span.setAttribute(QueueTracer.ERROR_TYPE, errorType);

@@ -56,12 +56,14 @@ public final class QueueTracer {
                 .build();
     }
 
-    /** Starts the span of the job's attempt (or of a delivery that parks or releases it unrun). */
+    /**
+     * Starts the span of the job's attempt (or of a delivery that parks or releases it unrun). The
+     * sampler decides from the parent and the trace id alone (parentbased_traceidratio, fixed at
+     * build time), so the attributes are added only once the span records: a job sampled out costs
+     * the decision and a non-recording span, no attribute map.
+     */
     public AttemptSpan start(Job job) {
-        SpanBuilder builder = tracer.spanBuilder(name).setSpanKind(SpanKind.CONSUMER).setAllAttributes(queue)
-                .setAttribute(MESSAGE_ID, job.id())
-                .setAttribute(ATTEMPT, (long) job.attempt())
-                .setAttribute(MAX_ATTEMPTS, (long) job.maxAttempts());
+        SpanBuilder builder = tracer.spanBuilder(name).setSpanKind(SpanKind.CONSUMER);
         byte[] field = job.fields().get(Job.TRACEPARENT);
         SpanContext before = field == null ? null
                 : Traceparent.parse(new String(field, java.nio.charset.StandardCharsets.US_ASCII));
@@ -73,6 +75,13 @@ public final class QueueTracer {
                 builder.addLink(before);
             }
         }
-        return new AttemptSpan(builder.startSpan());
+        Span span = builder.startSpan();
+        if (span.isRecording()) {
+            span.setAllAttributes(queue);
+            span.setAttribute(MESSAGE_ID, job.id());
+            span.setAttribute(ATTEMPT, (long) job.attempt());
+            span.setAttribute(MAX_ATTEMPTS, (long) job.maxAttempts());
+        }
+        return new AttemptSpan(span);
     }
 }

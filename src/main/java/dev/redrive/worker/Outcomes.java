@@ -1,6 +1,7 @@
 package dev.redrive.worker;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -13,6 +14,7 @@ import org.jboss.logging.Logger;
 
 import dev.redrive.config.QueueSpec;
 import dev.redrive.deadletter.DeadLetterWriter;
+import dev.redrive.job.Durations;
 import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
 import dev.redrive.redis.StreamAccess;
@@ -111,8 +113,8 @@ final class Outcomes {
     void retryLater(Job job, Failure failure) {
         LOG.debugf("attempt %d of %d of job %s failed (%s: %s); it runs again after its backoff", job.attempt(),
                 job.maxAttempts(), job.jobId(), failure.errorType(), failure.reason());
-        long backoff = spec.backoff().delayBefore(job.attempt() + 1, job.id().hashCode()).toMillis();
-        var hint = failure.retryAfterHint();
+        long backoff = Durations.toMillis(spec.backoff().delayBefore(job.attempt() + 1, job.id().hashCode()));
+        var hint = failure.retryAfterHint().map(asked -> capped(job, asked));
         if (ImmediateRetries.atOnce(backoff, hint.isPresent())) {
             atOnce.add(job, failure);
             return;
@@ -121,8 +123,22 @@ final class Outcomes {
             retries.add(new Handoff(job, failure, backoff, -1), slotFreed);
             return;
         }
-        retries.add(new Handoff(job, failure, Math.max(backoff, hint.get().toMillis()),
-                clock.millis() + hint.get().toMillis()), slotFreed);
+        long wait = Durations.toMillis(hint.get());
+        retries.add(new Handoff(job, failure, Math.max(backoff, wait), Durations.plus(clock.millis(), wait)),
+                slotFreed);
+    }
+
+    /**
+     * The provider's hint, at most the queue's {@code max-retry-after}: a date decades away or a
+     * number of seconds no one means would otherwise hold the job for good, out of sight.
+     */
+    private Duration capped(Job job, Duration asked) {
+        if (asked.compareTo(spec.maxRetryAfter()) <= 0) {
+            return asked;
+        }
+        LOG.infof("job %s: the provider asked for a retry after %s (Retry-After); it runs again after the queue's "
+                + "max-retry-after, %s", job.jobId(), asked, spec.maxRetryAfter());
+        return spec.maxRetryAfter();
     }
 
     private static Map<String, Long> hints(List<Handoff> handoffs) {

@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -341,6 +342,10 @@ class DeadLetterApiTest {
                 + fp + "' }.count", equalTo(n)));
         r.body("find { it.name == '" + DLQ + "' }.byFingerprint[0].text",
                 containsString("input rejected: field ? missing"));
+        // every entry here was parked in this run: within the last 24 hours of parks, which also counts those gone
+        r.body("find { it.name == '" + DLQ + "' }.parkedPerHour.counts.size()", equalTo(24));
+        r.body("find { it.name == '" + DLQ + "' }.parkedPerHour.counts.sum()", greaterThanOrEqualTo(all.size() + 2));
+        r.body("find { it.name == '" + DLQ + "' }.byFingerprint.every { it.parkedPerHour.counts.sum() >= it.count }", equalTo(true));
         r.body("find { it.name == '" + DLQ + "' }.oldestDeadAt", equalTo(text(all.get(0).payload().get("dead-at"))));
         r.body("find { it.name == '" + DLQ + "' }.newestDeadAt",
                 equalTo(text(all.get(all.size() - 1).payload().get("dead-at"))));

@@ -2,6 +2,7 @@ package dev.redrive.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -39,6 +40,17 @@ class QueueRegistryTest {
         assertEquals(Duration.ofMinutes(5), q.backoff().max());
         assertEquals("{orders}:dlq", q.deadLetters());
         assertEquals(16, q.concurrency());
+    }
+
+    @Test
+    void maxRetryAfterDefaultsToAnHourAndIsBoundedByAWeek() {
+        assertEquals(Duration.ofHours(1),
+                registry(Map.of("redrive.queues.orders.handler", "known")).queues().get("orders").maxRetryAfter());
+        assertEquals(Duration.ZERO, registry(Map.of("redrive.queues.orders.handler", "known",
+                "redrive.queues.orders.max-retry-after", "0s")).queues().get("orders").maxRetryAfter());
+        String message = failure(Map.of("redrive.queues.orders.handler", "known",
+                "redrive.queues.orders.max-retry-after", "8d"));
+        assertTrue(message.contains("redrive.queues.orders.max-retry-after"), message);
     }
 
     @Test

@@ -185,6 +185,52 @@ class ConsoleBrowserTest {
         assertEquals(List.of(), browser.driver.findElements(By.cssSelector("a.replay-of")), "the chain starts here");
     }
 
+    @Test
+    void theCausesPageAndTheOverviewChartWhenJobsParked() throws Exception {
+        park("timeout", "500");
+        park("timeout", "501");
+        browser.login(base(), "viewer", ApiUsers.password("viewer"));
+        browser.open(base() + "/console/dlq/" + ENCODED + "/causes");
+
+        // This class never takes a timeout out of the stream, so its cause's parks of the last 24
+        // hours are its count, whichever hours they fell in.
+        WebElement cause = browser.until(d -> d.findElements(By.cssSelector("article.cause")).stream()
+                .filter(a -> a.getText().contains("ledger timed out after")).findFirst().orElse(null));
+        long count = Long.parseLong(cause.findElement(By.cssSelector(".count")).getText());
+        WebElement chart = cause.findElement(By.cssSelector("svg.park-chart"));
+        assertTrue(chart.getAttribute("aria-label").startsWith(count + " parks of cause "), chart.getAttribute("aria-label"));
+        assertEquals(count, bars(chart));
+
+        // The stream's chart counts every park into it, gone since or not: all of this run's.
+        long added = entriesAdded(DLQ);
+        WebElement streamChart = browser.driver.findElement(By.cssSelector(".stream-parks svg.park-chart"));
+        assertTrue(streamChart.getAttribute("aria-label").startsWith(added + " parks of " + DLQ + " "),
+                added + " parks: " + streamChart.getAttribute("aria-label"));
+        assertEquals(added, bars(streamChart));
+        browser.screenshot("parks-chart");
+
+        browser.open(base() + "/console");
+        WebElement row = browser.until(d -> d.findElement(By.xpath("//tr[th/a[text()='" + DLQ + "']]//*[local-name()='svg']")));
+        assertTrue(row.getAttribute("aria-label").startsWith(added + " parks of " + DLQ + " "), row.getAttribute("aria-label"));
+    }
+
+    /** The parks a chart's bars stand for. */
+    static long bars(WebElement chart) {
+        return chart.findElements(By.cssSelector("rect.bar")).stream().mapToLong(b -> Long.parseLong(b.getAttribute("data-count")))
+                .sum();
+    }
+
+    /** Entries ever added to a stream (XINFO STREAM's entries-added): each one a park. */
+    long entriesAdded(String stream) {
+        io.vertx.mutiny.redis.client.Response info = redis.execute("XINFO", "STREAM", stream);
+        for (int i = 0; i + 1 < info.size(); i += 2) {
+            if ("entries-added".equals(info.get(i).toString())) {
+                return info.get(i + 1).toLong();
+            }
+        }
+        return info.get("entries-added").toLong();
+    }
+
     /** Replays a dead letter through the API while its cause is still broken; returns the id it is parked again as. */
     String replayAndAwaitPark(String[] deadLetter) {
         String newId = given().auth().preemptive().basic("operator", ApiUsers.password("operator")).urlEncodingEnabled(false)

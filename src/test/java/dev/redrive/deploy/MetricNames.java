@@ -23,7 +23,10 @@ final class MetricNames {
             "redrive_handler_duration_seconds",
             "redrive_dlq_replayed_total",
             "redrive_dlq_discarded_total",
-            "redrive_readers_failing");
+            "redrive_readers_failing",
+            "redrive_trace_spans_ended_total",
+            "redrive_trace_spans_exported_total",
+            "redrive_trace_spans_dropped_total");
 
     private static final Pattern NAME = Pattern.compile("\\bredrive_[a-z0-9_]+");
     private static final Pattern HISTOGRAM_SERIES = Pattern.compile("_(bucket|count|sum|max)$");

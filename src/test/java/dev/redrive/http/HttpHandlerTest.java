@@ -16,6 +16,8 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -49,7 +51,7 @@ class HttpHandlerTest {
         public Map<String, String> getConfigOverrides() {
             return TestConfig.empty()
                     .queue("calls").handler("http").attempts(3).backoff("50ms").retryPoll("20ms").set("http.timeout", "2s")
-                            .set("http.circuit-breaker.window", "1000").and()
+                            .set("http.circuit-breaker.window", "1000").set("max-retry-after", "1s").and()
                     .queue("refused").handler("http").attempts(2).backoff("10ms").retryPoll("20ms").and()
                     // Three jobs read at once, one call at a time: the last waits for two calls first.
                     .queue("early").handler("http").set("http.timeout", "2s").set("concurrency", "3")
@@ -156,6 +158,26 @@ class HttpHandlerTest {
         List<Downstream.Request> calls = callsFor(id);
         long gap = Duration.between(calls.get(0).at(), calls.get(1).at()).toMillis();
         assertTrue(gap >= 1000, "Retry-After: 1 was honoured over the 50 ms backoff, gap " + gap + " ms");
+    }
+
+    /**
+     * A date decades away, a thousand years in seconds, and seconds at and past {@code long}'s end:
+     * each is cut to the queue's max-retry-after (1s here), and the job runs again and is done.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { "Wed, 21 Oct 2099 07:28:00 GMT", "31536000000", "9223372036854775807",
+            "99999999999999999999999" })
+    void aRetryAfterPastTheCapHoldsTheJobOnlyForMaxRetryAfter(String retryAfter) {
+        downstream.respond(r -> "1".equals(r.header("Redrive-Attempt"))
+                ? new Answer(429, "slow down", Map.of("Retry-After", retryAfter), 0)
+                : Answer.ok());
+        String id = streams.add("calls", Map.of("payload", "{}"));
+        Await.until("the second call, a max-retry-after after the first", BOUND, () -> callsFor(id).size() == 2);
+        Await.until("the ack", BOUND, () -> streams.pending("calls", "redrive") == 0);
+        assertEquals(0, streams.parkedCount(DLQ, id));
+        List<Downstream.Request> calls = callsFor(id);
+        long gap = Duration.between(calls.get(0).at(), calls.get(1).at()).toMillis();
+        assertTrue(gap >= 1000, "the capped hint is still honoured up to the cap, gap " + gap + " ms");
     }
 
     @Test

@@ -53,28 +53,15 @@ class TracingExportIT {
             cli.xadd("orders", "kind", "ok", "traceparent", "00-" + traceId + "-00f067aa0ba902b7-01");
             byte[] rawTraceId = HexFormat.of().parseHex(traceId);
             Export export = Await.value("the attempt's span at the OTLP receiver", Duration.ofSeconds(30),
-                    () -> exports.stream().filter(e -> contains(e.body(), "process orders".getBytes(StandardCharsets.UTF_8))
-                            && contains(e.body(), rawTraceId)).findFirst().orElse(null));
+                    () -> exports.stream().filter(e -> OtlpBodies.contains(e.body(), "process orders".getBytes(StandardCharsets.UTF_8))
+                            && OtlpBodies.contains(e.body(), rawTraceId)).findFirst().orElse(null));
             assertTrue(export.path().equals("/v1/traces"), "OTLP/HTTP traces path: " + export.path());
             assertTrue(String.valueOf(export.contentType()).startsWith("application/x-protobuf"), export.contentType());
-            assertTrue(contains(export.body(), "messaging.system".getBytes(StandardCharsets.UTF_8))
-                    && contains(export.body(), "redis".getBytes(StandardCharsets.UTF_8)), "messaging attributes");
-            assertTrue(contains(export.body(), "redrive".getBytes(StandardCharsets.UTF_8)), "service.name redrive");
+            assertTrue(OtlpBodies.contains(export.body(), "messaging.system".getBytes(StandardCharsets.UTF_8))
+                    && OtlpBodies.contains(export.body(), "redis".getBytes(StandardCharsets.UTF_8)), "messaging attributes");
+            assertTrue(OtlpBodies.contains(export.body(), "redrive".getBytes(StandardCharsets.UTF_8)), "service.name redrive");
         } finally {
             receiver.stop(0);
         }
-    }
-
-    private static boolean contains(byte[] haystack, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= haystack.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return true;
-        }
-        return false;
     }
 }

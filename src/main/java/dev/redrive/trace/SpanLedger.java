@@ -1,0 +1,93 @@
+package dev.redrive.trace;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.jboss.logging.Logger;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+
+/**
+ * Where every sampled span goes, counted: ended by redrive (and handed to the export), exported
+ * (the collector accepted it), or dropped, by reason: {@link #QUEUE_FULL} (the export queue was
+ * full: spans end faster than the exporter sends them) or {@link #EXPORT_FAILED} (the collector
+ * refused the batch, did not answer in time, or could not be reached). Once the queue is empty,
+ * ended = exported + dropped. A drop is logged at WARN at most once a minute, with how many and
+ * what to change (RUNBOOK, "Spans dropped").
+ */
+@ApplicationScoped
+public class SpanLedger {
+
+    public static final String QUEUE_FULL = "queue_full";
+    public static final String EXPORT_FAILED = "export_failed";
+    private static final Logger LOG = Logger.getLogger(SpanLedger.class);
+    private static final long WARN_EVERY_NANOS = Duration.ofMinutes(1).toNanos();
+
+    private final LongAdder ended = new LongAdder();
+    private final LongAdder exported = new LongAdder();
+    private final LongAdder queueFull = new LongAdder();
+    private final LongAdder exportFailed = new LongAdder();
+    /** Drops already told in a WARN line, and when the last one was written. */
+    private final AtomicLong warnedQueueFull = new AtomicLong();
+    private final AtomicLong warnedExportFailed = new AtomicLong();
+    private final AtomicLong lastWarn = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS);
+
+    @Inject
+    public SpanLedger(MeterRegistry registry) {
+        counter(registry, "redrive.trace.spans.ended", "Sampled spans ended and handed to the export", ended);
+        counter(registry, "redrive.trace.spans.exported", "Spans the OTLP collector accepted", exported);
+        FunctionCounter.builder("redrive.trace.spans.dropped", queueFull, LongAdder::sum)
+                .description("Spans lost before the collector: the export queue was full, or the export failed")
+                .tag("reason", QUEUE_FULL).register(registry);
+        FunctionCounter.builder("redrive.trace.spans.dropped", exportFailed, LongAdder::sum)
+                .description("Spans lost before the collector: the export queue was full, or the export failed")
+                .tag("reason", EXPORT_FAILED).register(registry);
+    }
+
+    private static void counter(MeterRegistry registry, String name, String description, LongAdder value) {
+        FunctionCounter.builder(name, value, LongAdder::sum).description(description).register(registry);
+    }
+
+    void ended() {
+        ended.increment();
+    }
+
+    void exported(int spans) {
+        exported.add(spans);
+    }
+
+    void dropped(String reason, int spans) {
+        (QUEUE_FULL.equals(reason) ? queueFull : exportFailed).add(spans);
+        warnNowAndThen();
+    }
+
+    /** Writes the WARN line when a minute has passed since the last one (also called by a timer, for the tail). */
+    void warnNowAndThen() {
+        long now = System.nanoTime();
+        long last = lastWarn.get();
+        if (now - last < WARN_EVERY_NANOS || !lastWarn.compareAndSet(last, now)) {
+            return;
+        }
+        long full = queueFull.sum() - warnedQueueFull.getAndSet(queueFull.sum());
+        long failed = exportFailed.sum() - warnedExportFailed.getAndSet(exportFailed.sum());
+        if (full == 0 && failed == 0) {
+            lastWarn.set(last); // nothing to tell: the next drop may warn at once
+            return;
+        }
+        if (full > 0) {
+            LOG.warnf("dropped %d spans since the last warning: the export queue was full (spans end faster than the "
+                    + "exporter sends them); raise quarkus.otel.bsp.max-queue-size or max-export-batch-size, lower "
+                    + "OTEL_TRACES_SAMPLER_ARG, or give the collector more room (RUNBOOK, \"Spans dropped\")", full);
+        }
+        if (failed > 0) {
+            LOG.warnf("dropped %d spans since the last warning: the OTLP collector refused or did not answer their "
+                    + "export; check OTEL_EXPORTER_OTLP_ENDPOINT and the collector's health and limits (RUNBOOK, "
+                    + "\"Spans dropped\")", failed);
+        }
+    }
+}

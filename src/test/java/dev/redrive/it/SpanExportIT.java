@@ -1,0 +1,115 @@
+package dev.redrive.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.Test;
+
+import com.sun.net.httpserver.HttpServer;
+
+import dev.redrive.testing.Await;
+import dev.redrive.testing.RedisServer;
+import dev.redrive.testing.RedriveProcess;
+
+/**
+ * No span is lost without a word (issue 27): the packaged service exports to a real OTLP/HTTP
+ * receiver that first refuses every export, then answers slowly behind a small export queue.
+ * Every span the service ends is counted as exported (exactly what the receiver accepted) or as
+ * dropped with its reason, and the drops are told in the log.
+ */
+class SpanExportIT {
+
+    private static final String SPAN_NAME = "process orders";
+    private static final String SCRIPT = "for i = 1, tonumber(ARGV[1]) do redis.call('XADD', KEYS[1], '*', 'kind', 'ok') end";
+
+    private enum Mode { REFUSE, SLOW }
+
+    private volatile Mode mode = Mode.REFUSE;
+    private final AtomicLong accepted = new AtomicLong();
+    private final CountDownLatch slowRequests = new CountDownLatch(1);
+
+    @Test
+    void everyEndedSpanIsExportedOrCountedAsDroppedWithItsReasonAndLogged() throws Exception {
+        HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
+        receiver.setExecutor(Executors.newFixedThreadPool(4));
+        receiver.createContext("/", exchange -> {
+            byte[] body = exchange.getRequestBody().readAllBytes();
+            if (mode == Mode.REFUSE) {
+                exchange.sendResponseHeaders(400, -1); // not retryable: the batch is lost
+            } else {
+                slowRequests.countDown();
+                sleep(Duration.ofMillis(700));
+                accepted.addAndGet(OtlpBodies.count(body, SPAN_NAME.getBytes(StandardCharsets.UTF_8)));
+                exchange.getResponseHeaders().add("Content-Type", "application/x-protobuf");
+                exchange.sendResponseHeaders(200, -1);
+            }
+            exchange.close();
+        });
+        receiver.start();
+        try (RedisServer redis = new RedisServer().start();
+                RedriveProcess p = new RedriveProcess("span-export", Map.of()).env(Map.of(
+                        "REDIS_URL", redis.url(),
+                        "REDRIVE_QUEUES_ORDERS_HANDLER", "demo",
+                        "OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + receiver.getAddress().getPort(),
+                        "OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf",
+                        "QUARKUS_OTEL_BSP_MAX_QUEUE_SIZE", "40",
+                        "QUARKUS_OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "10",
+                        "QUARKUS_OTEL_BSP_SCHEDULE_DELAY", "20ms")).start();
+                RedisCli cli = new RedisCli(redis.port())) {
+            p.awaitReady(Duration.ofSeconds(60));
+            int port = p.managementPort();
+
+            cli.call("EVAL", SCRIPT, "1", "orders", "30");
+            Await.until("30 spans refused by the receiver, counted as failed exports", Duration.ofSeconds(30),
+                    () -> dropped(port, "export_failed") == 30);
+            assertEquals(30, ended(port));
+            assertEquals(0, exported(port));
+            Await.until("a WARN line telling the refused exports", Duration.ofSeconds(10),
+                    () -> p.logLines("WARN") > 0 && p.output().contains("the OTLP collector refused or did not answer"));
+
+            mode = Mode.SLOW;
+            cli.call("EVAL", SCRIPT, "1", "orders", "500");
+            Await.until("all 530 jobs done and every span accounted for", Duration.ofSeconds(60),
+                    () -> ended(port) == 530 && exported(port) + dropped(port, "") == 530);
+            assertTrue(slowRequests.await(0, TimeUnit.SECONDS));
+            assertTrue(dropped(port, "queue_full") > 0, "a queue of 40 behind a slow receiver drops spans");
+            assertEquals(30, dropped(port, "export_failed"));
+            assertEquals(accepted.get(), exported(port), "exported: exactly the spans the receiver accepted");
+            assertEquals(530 - 30 - accepted.get(), dropped(port, "queue_full"));
+            // At most one WARN line a minute: the queue's drops are told once the first line's minute is over.
+            Await.until("a WARN line telling the spans the full queue dropped", Duration.ofSeconds(100),
+                    () -> p.output().contains("the export queue was full"));
+        } finally {
+            receiver.stop(0);
+        }
+    }
+
+    private static long ended(int port) {
+        return (long) Metrics.sum(port, "redrive_trace_spans_ended_total", "");
+    }
+
+    private static long exported(int port) {
+        return (long) Metrics.sum(port, "redrive_trace_spans_exported_total", "");
+    }
+
+    private static long dropped(int port, String reason) {
+        return (long) Metrics.sum(port, "redrive_trace_spans_dropped_total", reason.isEmpty() ? "" : "reason=\"" + reason + "\"");
+    }
+
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d.toMillis()); // the receiver is slow on purpose: what the test is about
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
