@@ -19,9 +19,6 @@ import dev.redrive.retry.Backoff;
  */
 public final class QueueRegistry {
 
-    /** The most a queue's {@code max-retry-after} may be: a week is already longer than any outage a hint describes. */
-    static final Duration MAX_RETRY_AFTER = Duration.ofDays(7);
-
     private final Map<String, QueueSpec> queues;
     private final Map<String, WatchSpec> watches;
 
@@ -42,6 +39,7 @@ public final class QueueRegistry {
         requirePositive("redrive.redis-timeout", config.redisTimeout());
         requirePositive("redrive.reads.stall-timeout", config.reads().stallTimeout());
         requirePositive("redrive.gauge-interval", config.gaugeInterval());
+        ConfigRanges.global(config);
         Map<String, QueueSpec> specs = new LinkedHashMap<>();
         config.queues().forEach((name, queue) -> specs.put(name, validate(name, queue, handlerExists)));
         if (cluster) {
@@ -109,6 +107,7 @@ public final class QueueRegistry {
         if (w.interval().isNegative() || w.interval().isZero()) {
             throw new InvalidConfigException(p + "interval", "must be positive (got " + w.interval() + ")");
         }
+        ConfigRanges.watch(p, w);
         String dlq = w.dlq().filter(s -> !s.isBlank()).orElse(RedisKeys.defaultDeadLetters(stream));
         if (dlq.equals(stream)) {
             throw new InvalidConfigException(p + "dlq", "must differ from the stream itself (" + stream + ")");
@@ -136,10 +135,6 @@ public final class QueueRegistry {
         if (q.maxBackoff().isNegative()) {
             throw new InvalidConfigException(p + "max-backoff", "must not be negative (got " + q.maxBackoff() + ")");
         }
-        if (q.maxRetryAfter().isNegative() || q.maxRetryAfter().compareTo(MAX_RETRY_AFTER) > 0) {
-            throw new InvalidConfigException(p + "max-retry-after",
-                    "must be between 0 and " + MAX_RETRY_AFTER + " (got " + q.maxRetryAfter() + ")");
-        }
         if (q.jitter() < 0 || q.jitter() > 1) {
             throw new InvalidConfigException(p + "jitter", "must be between 0 and 1 (got " + q.jitter() + ")");
         }
@@ -159,6 +154,7 @@ public final class QueueRegistry {
         if (q.visibilityTimeout().compareTo(java.time.Duration.ofMillis(300)) < 0) {
             throw new InvalidConfigException(p + "visibility-timeout", "must be at least 300ms (got " + q.visibilityTimeout() + ")");
         }
+        ConfigRanges.queue(p, q, batch);
         URI url = null;
         if (QueueSpec.HTTP_HANDLER.equals(q.handler())) {
             url = httpUrl(p, q.http());

@@ -1,5 +1,6 @@
 package dev.redrive.worker;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -30,8 +31,8 @@ final class ImmediateRetries {
     /** Logged under QueueWorker, with the other outcome writes. */
     private static final Logger LOG = Logger.getLogger(QueueWorker.class);
 
-    /** A job to run again at once, and the failure of the attempt that just ended. */
-    private record Again(Job job, Failure failure) {
+    /** A job to run again at once, and the failure and start of the attempt that just ended. */
+    private record Again(Job job, Failure failure, Instant attemptedAt) {
     }
 
     private final Batcher<Again> again;
@@ -58,7 +59,7 @@ final class ImmediateRetries {
                 List<StreamAccess.Entry> runAgain = new ArrayList<>(jobs.size());
                 for (Again a : jobs) {
                     if (trimmedIds.contains(a.job().id())) {
-                        trimmed.park(a.job(), a.failure());
+                        trimmed.park(a.job(), a.failure(), a.attemptedAt());
                     } else {
                         runAgain.add(new StreamAccess.Entry(a.job().id(), a.job().attempt() + 1, a.job().fields()));
                     }
@@ -74,7 +75,7 @@ final class ImmediateRetries {
         return waitMillis == 0 && !hinted;
     }
 
-    void add(Job job, Failure failure) {
-        again.add(new Again(job, failure), slotFreed);
+    void add(Job job, Failure failure, Instant attemptedAt) {
+        again.add(new Again(job, failure, attemptedAt), slotFreed);
     }
 }

@@ -2,6 +2,7 @@ package dev.redrive.worker;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -49,7 +50,7 @@ final class Outcomes {
      * A failed job on its way to the retry consumer, how long it is to wait there, and the epoch ms
      * of the provider's Retry-After (-1: none).
      */
-    private record Handoff(Job job, Failure failure, long waitMillis, long notBefore) {
+    private record Handoff(Job job, Failure failure, Instant attemptedAt, long waitMillis, long notBefore) {
         String id() {
             return job.id();
         }
@@ -90,7 +91,7 @@ final class Outcomes {
                     List<DueRetries.Waiting> waiting = new ArrayList<>(handoffs.size());
                     for (Handoff h : handoffs) {
                         if (trimmedIds.contains(h.id())) {
-                            trimmed.park(h.job(), h.failure());
+                            trimmed.park(h.job(), h.failure(), h.attemptedAt());
                         } else {
                             waiting.add(new DueRetries.Waiting(h.id(), h.job().attempt(), now + h.waitMillis()));
                         }
@@ -110,22 +111,22 @@ final class Outcomes {
     }
 
     /** Hands the job to the retry consumer, after noting the provider's Retry-After when it sent one. */
-    void retryLater(Job job, Failure failure) {
+    void retryLater(Job job, Failure failure, Instant attemptedAt) {
         LOG.debugf("attempt %d of %d of job %s failed (%s: %s); it runs again after its backoff", job.attempt(),
                 job.maxAttempts(), job.jobId(), failure.errorType(), failure.reason());
         long backoff = Durations.toMillis(spec.backoff().delayBefore(job.attempt() + 1, job.id().hashCode()));
         var hint = failure.retryAfterHint().map(asked -> capped(job, asked));
         if (ImmediateRetries.atOnce(backoff, hint.isPresent())) {
-            atOnce.add(job, failure);
+            atOnce.add(job, failure, attemptedAt);
             return;
         }
         if (hint.isEmpty()) {
-            retries.add(new Handoff(job, failure, backoff, -1), slotFreed);
+            retries.add(new Handoff(job, failure, attemptedAt, backoff, -1), slotFreed);
             return;
         }
         long wait = Durations.toMillis(hint.get());
-        retries.add(new Handoff(job, failure, Math.max(backoff, wait), Durations.plus(clock.millis(), wait)),
-                slotFreed);
+        retries.add(new Handoff(job, failure, attemptedAt, Math.max(backoff, wait),
+                Durations.plus(clock.millis(), wait)), slotFreed);
     }
 
     /**
@@ -160,7 +161,7 @@ final class Outcomes {
         redis.transfer(spec.stream(), spec.group(), Consumers.RETRY, List.of(job.id()), job.attempt() - 1)
                 .subscribe().with(gone -> {
                     if (!gone.isEmpty()) {
-                        trimmed.park(job, null);
+                        trimmed.park(job, null, null);
                     }
                     slotFreed.run();
                 }, error -> {

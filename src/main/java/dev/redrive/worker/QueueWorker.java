@@ -205,18 +205,18 @@ public final class QueueWorker {
     /** Parks a pending entry whose stream entry is gone, with what is still known of it. */
     void parkMissing(StreamAccess.Seen seen) {
         Job job = new Job(spec.name(), spec.stream(), seen.id(), seen.deliveryCount(), spec.maxAttempts(), Map.of());
-        parkMissing(job, seen.owner(), null);
+        parkMissing(job, seen.owner(), null, null);
     }
 
     /** Parks a job of this process whose entry turned out trimmed when its outcome was written. */
-    private void parkTrimmed(Job job, Failure last) {
-        parkMissing(job, consumer, last);
+    private void parkTrimmed(Job job, Failure last, Instant attemptedAt) {
+        parkMissing(job, consumer, last, attemptedAt);
     }
 
     /** The park holds a slot of its own: it frees one once answered, as every park does. */
-    private void parkMissing(Job job, String owner, Failure last) {
+    private void parkMissing(Job job, String owner, Failure last, Instant attemptedAt) {
         slots.hold();
-        parking.park(job, owner, "missing", Failure.missing(spec.stream(), last), null, null);
+        parking.park(job, owner, "missing", Failure.missing(spec.stream(), last), attemptedAt, null);
     }
 
     private void slotFreed() {

@@ -39,7 +39,7 @@ final class Settlement {
     private void write(Job job, Decision decision, Failure failure, Instant attemptedAt, AttemptSpan span) {
         switch (decision) {
             case ACK -> outcomes.done(job);
-            case RETRY_LATER -> outcomes.retryLater(job, failure);
+            case RETRY_LATER -> outcomes.retryLater(job, failure, attemptedAt);
             case RELEASE -> outcomes.release(job);
             case PARK_TERMINAL, PARK_EXHAUSTED -> parking.park(job, consumer, decision.failureKind(), failure,
                     attemptedAt, span);

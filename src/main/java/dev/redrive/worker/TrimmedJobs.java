@@ -1,5 +1,7 @@
 package dev.redrive.worker;
 
+import java.time.Instant;
+
 import dev.redrive.job.Job;
 import dev.redrive.retry.Failure;
 
@@ -11,6 +13,9 @@ import dev.redrive.retry.Failure;
 @FunctionalInterface
 interface TrimmedJobs {
 
-    /** @param last the failure of the attempt that just ended; null when the job was handed back unspent */
-    void park(Job job, Failure last);
+    /**
+     * @param last        the failure of the attempt that just ended; null when the job was handed back unspent
+     * @param attemptedAt when that attempt started; null when the job was handed back unspent
+     */
+    void park(Job job, Failure last, Instant attemptedAt);
 }

@@ -9,6 +9,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
@@ -90,6 +92,30 @@ class QueueRegistryTest {
                 failure(Map.of("redrive.queues.q.handler", "known", "redrive.redis-timeout", "0s")));
         assertEquals("Invalid configuration: redrive.gauge-interval must be positive (got PT-1S)",
                 failure(Map.of("redrive.queues.q.handler", "known", "redrive.gauge-interval", "-1s")));
+    }
+
+    /** Past the top of its range a duration overflows millisecond sums on every tick: refused, named. */
+    @ParameterizedTest
+    @CsvSource({ "redrive.queues.q.backoff, 999999999999d, 'must be between PT0S and PT168H (got PT23999999999976H)'",
+            "redrive.queues.q.max-backoff, 999999999999d, 'must be between PT0S and PT168H (got PT23999999999976H)'",
+            "redrive.queues.q.visibility-timeout, 999999999999d, 'must be between PT0.3S and PT168H (got PT23999999999976H)'",
+            "redrive.queues.q.attempts, 1000000, 'must be between 1 and 1000 (got 1000000)'",
+            "redrive.queues.q.http.timeout, 2h, 'must be between PT0.001S and PT1H (got PT2H)'",
+            "redrive.replay.redrive-retention, 999999999999d, 'must be between PT1M and PT8760H (got PT23999999999976H)'",
+            "redrive.watch.w.interval, 2h, 'must be between PT0.001S and PT1H (got PT2H)'" })
+    void aValuePastItsRangeIsRefusedNamingItsProperty(String property, String value, String message) {
+        Map<String, String> props = new HashMap<>(Map.of("redrive.queues.q.handler", "known",
+                "redrive.watch.w.group", "theirs"));
+        props.put(property, value);
+        assertEquals("Invalid configuration: " + property + " " + message, failure(props));
+    }
+
+    @Test
+    void theTopOfTheRangesStartsAndItsBackoffIsComputed() {
+        QueueSpec q = registry(Map.of("redrive.queues.q.handler", "known", "redrive.queues.q.backoff", "7d",
+                "redrive.queues.q.max-backoff", "7d", "redrive.queues.q.attempts", "1000")).queues().get("q");
+        assertEquals(Duration.ofDays(7).multipliedBy(8).dividedBy(10), q.backoff().shortest());
+        assertTrue(q.backoff().delayBefore(1000, 7).compareTo(Duration.ofDays(7)) <= 0);
     }
 
     @Test

@@ -20,6 +20,15 @@ class BackoffTest {
         assertEquals(Duration.ofMillis(4000), noJitter.delayBefore(4, 42));
     }
 
+    /** Durations past what millis can hold (a typo in config) saturate instead of overflowing. */
+    @Test
+    void durationsTooLongForMillisNeitherOverflowNorThrow() {
+        Duration huge = Duration.ofDays(999_999_999_999L);
+        Backoff absurd = Backoff.exponential(huge, huge, 0);
+        assertEquals(Duration.ofMillis(Long.MAX_VALUE), absurd.shortest());
+        assertEquals(Duration.ofMillis(Long.MAX_VALUE), absurd.delayBefore(3, 42));
+    }
+
     @Test
     void delayIsCappedAtTheMaximum() {
         assertEquals(Duration.ofMinutes(5), noJitter.delayBefore(30, 42));

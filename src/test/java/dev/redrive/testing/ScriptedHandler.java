@@ -21,7 +21,8 @@ import io.smallrye.mutiny.Uni;
 /**
  * A Java handler whose behaviour each job picks with its {@code kind} field: {@code ok},
  * {@code flaky:N} (fails its first N attempts), {@code poison} (always transient),
- * {@code terminal}, {@code slow:MS} (succeeds after MS milliseconds), {@code busy:S} (fails its
+ * {@code terminal}, {@code slow:MS} (succeeds after MS milliseconds), {@code slow-fail:MS} (fails,
+ * transiently, after MS milliseconds), {@code busy:S} (fails its
  * first attempt as a busy provider does, asking to wait S seconds, then succeeds). It records every attempt
  * and the most attempts of one job that ever ran at once.
  */
@@ -38,11 +39,13 @@ public class ScriptedHandler implements JobHandler {
     private final Map<String, AtomicInteger> runningNow = new ConcurrentHashMap<>();
     private final Map<String, Integer> mostAtOnce = new ConcurrentHashMap<>();
     private final Map<String, Integer> completed = new ConcurrentHashMap<>();
+    private final Map<String, Integer> attemptCounts = new ConcurrentHashMap<>();
 
     @Override
     public Uni<Void> handle(Job job) {
         attempts.add(new Attempt(job.jobId(), job.attempt(), Instant.now(), job.fields(), job.idempotencyKey(),
                 Span.current().getSpanContext()));
+        attemptCounts.merge(job.jobId(), 1, Integer::sum);
         int now = runningNow.computeIfAbsent(job.jobId(), k -> new AtomicInteger()).incrementAndGet();
         mostAtOnce.merge(job.jobId(), now, Math::max);
         String kind = job.text("kind").orElse("ok");
@@ -61,6 +64,9 @@ public class ScriptedHandler implements JobHandler {
             outcome = Uni.createFrom().failure(new IllegalStateException("provider answered 503 for doc 42"));
         } else if (kind.equals("terminal")) {
             outcome = Uni.createFrom().failure(new TerminalJobException("input rejected: field 'x' missing"));
+        } else if (kind.startsWith("slow-fail:")) {
+            outcome = Uni.createFrom().voidItem().onItem().delayIt().by(Duration.ofMillis(Long.parseLong(kind.substring(10))))
+                    .onItem().failWith(() -> new IllegalStateException("provider answered 503 after a long wait"));
         } else if (kind.startsWith("slow:")) {
             outcome = Uni.createFrom().voidItem().onItem()
                     .delayIt().by(Duration.ofMillis(Long.parseLong(kind.substring(5))));
@@ -73,6 +79,11 @@ public class ScriptedHandler implements JobHandler {
 
     public List<Attempt> attemptsOf(String jobId) {
         return attempts.stream().filter(a -> a.jobId().equals(jobId)).toList();
+    }
+
+    /** How many attempts of the job ran (a count kept per job: load tests ask for every job). */
+    public int attemptCount(String jobId) {
+        return attemptCounts.getOrDefault(jobId, 0);
     }
 
     public int completions(String jobId) {

@@ -10,6 +10,7 @@ import dev.redrive.deadletter.RecordField;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
 import io.quarkus.redis.datasource.stream.StreamRange;
+import io.quarkus.redis.datasource.stream.XAddArgs;
 import io.quarkus.redis.datasource.stream.StreamCommands;
 
 /** What tests do to and read from streams, through the app's own (test-private) Redis. */
@@ -27,6 +28,13 @@ public final class Streams {
         Map<String, byte[]> raw = new LinkedHashMap<>();
         fields.forEach((k, v) -> raw.put(k, v instanceof byte[] b ? b : v.toString().getBytes(StandardCharsets.UTF_8)));
         return streams.xadd(stream, raw);
+    }
+
+    /** Adds as a trimming producer does: {@code XADD stream MAXLEN ~ maxLen * ...}. */
+    public String addTrimming(String stream, long maxLen, Map<String, String> fields) {
+        Map<String, byte[]> raw = new LinkedHashMap<>();
+        fields.forEach((k, v) -> raw.put(k, v.getBytes(StandardCharsets.UTF_8)));
+        return streams.xadd(stream, new XAddArgs().maxlen(maxLen).nearlyExactTrimming(), raw);
     }
 
     /** The dead-letter record of an origin entry, if parked (scans: test streams are small). */

@@ -6,7 +6,7 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 
 /**
  * One Quarkus boot for the worker tests: the job lifecycle (queue jobs), stall recovery (queue
- * stalls) and the maxReceiveCount watch (streams legacy and images, whose consumers redrive does
+ * stalls), trimming producers (queues trims and trimsnow) and the maxReceiveCount watch (streams legacy and images, whose consumers redrive does
  * not run). Each class uses only its own streams, so they share the service and its Redis.
  */
 public class WorkerProfile implements QuarkusTestProfile {
@@ -22,6 +22,12 @@ public class WorkerProfile implements QuarkusTestProfile {
                 .queue("timed").attempts(2).backoff("100ms").set("jitter", "0").set("concurrency", "4").retryPoll("1h").and()
                 .queue("atonce").attempts(3).backoff("0ms").set("jitter", "0").retryPoll("1h").and()
                 .queue("stalls").attempts(3).backoff("50ms").set("visibility-timeout", "600ms").retryPoll("20ms").and()
+                // Producers trim these (TrimmedJobsTest): a short lease, so heartbeats renew slow jobs
+                // while they run; one hands failed jobs over, the other retries them at once.
+                .queue("trims").attempts(3).backoff("100ms").set("jitter", "0").set("visibility-timeout", "900ms")
+                .retryPoll("20ms").and()
+                .queue("trimsnow").attempts(3).backoff("0ms").set("jitter", "0").set("visibility-timeout", "900ms")
+                .retryPoll("20ms").and()
                 .set("redrive.consumer-name", CONSUMER);
         watch(c, "legacy", "legacy", "node-workers", 2);
         watch(c, "thumbs", "images", "php-workers", 1);
