@@ -37,6 +37,7 @@ public class ApiProfile implements QuarkusTestProfile {
         c.queue("shop").handler("fixable").attempts(1);
         // A dead-letter stream whose name needs no escaping, so plain HTTP tests can spell its paths.
         c.queue("desk").handler("fixable").attempts(1).set("dlq", "desk-dead");
+        c.queue("till").handler("fixable").attempts(1).set("dlq", "till-dead");
         return c.set("redrive.replay.allowed-streams",
                         String.join(",", Stream.concat(REDRIVE_TARGETS.stream(), GEN_ORIGINS.stream()).toList()))
                 .set("redrive.replay.automation-enabled", "true")
