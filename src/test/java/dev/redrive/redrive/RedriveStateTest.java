@@ -140,7 +140,7 @@ class RedriveStateTest {
     @Test
     void aTaskReadsBackAsItWasWritten() {
         RedriveTask task = new RedriveTask("t", "{jobs}:dlq", RedriveState.RUNNING, "{}", 100, false, 5, 0.5, "why",
-                "9-0", 10, 4, 1, 2, 3, "", "operator", java.time.Instant.parse("2026-01-01T00:00:00Z"), null);
+                "9-0", 10, 4, 1, 2, 3, "", "skipped entries: {jobs} is a string, not a stream", "operator", java.time.Instant.parse("2026-01-01T00:00:00Z"), null);
         assertEquals(task, RedriveTask.fromHash("{jobs}:dlq", "t", task.toHash()));
         assertTrue(RedriveTask.Field.wires().containsAll(task.toHash().keySet()));
         RedriveStatus status = RedriveStatus.of(task);
