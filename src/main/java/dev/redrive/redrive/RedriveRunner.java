@@ -141,10 +141,12 @@ public class RedriveRunner {
                     stuck.remove(key);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                } catch (DeadLetterException e) {
-                    // not replicated in time: its WARN said so; the next run waits for the replicas again
-                    LOG.warnf("redrive %s of %s paused: %s; it resumes when its lease has run out", id, dlq, e.getMessage());
                 } catch (RuntimeException e) {
+                    if (e instanceof DeadLetterException d && d.reason() == DeadLetterException.Reason.NOT_REPLICATED) {
+                        // its WARN said so; the next run waits for the replicas again, not a stuck task
+                        LOG.warnf("redrive %s of %s paused: %s; it resumes when its lease has run out", id, dlq, e.getMessage());
+                        return;
+                    }
                     if (stop.requested()) {
                         return; // stopped by releaseAll (shutdown): the lease is given up, another run resumes it
                     }
