@@ -147,7 +147,7 @@ class ConsoleBrowserTest {
     @Test
     void aProposalIsApprovedInTheConsoleByAnotherOperatorNeverByItsProposer() throws Exception {
         String id = io.restassured.RestAssured.given().auth().preemptive().basic("operator", ApiUsers.password("operator"))
-                .contentType("application/json").body("{\"filter\": {\"origin\": \"{shop}nowhere\"}, \"canary\": 1, "
+                .urlEncodingEnabled(false).contentType("application/json").body("{\"filter\": {\"origin\": \"{shop}nowhere\"}, \"canary\": 1, "
                         + "\"note\": \"provider fixed at 14:02\"}")
                 .post(base() + "/dlq/" + ENCODED + "/proposals").then().statusCode(201).extract().path("id");
         String page = base() + "/console/dlq/" + ENCODED + "/proposals/" + id;
