@@ -503,8 +503,14 @@ public class Bench {
         String dlq = java.net.URLEncoder.encode(DLQ, StandardCharsets.UTF_8);
         try (Service s = Service.start("console", "noop", Map.of())) {
             HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
-            HttpResponse<String> login = http.send(HttpRequest.newBuilder(URI.create(s.api() + "/console/j_security_check"))
-                    .header("Content-Type", "application/x-www-form-urlencoded")
+            // The login form's CSRF token: the cookie the login page sets, sent back in the form's query.
+            String csrf = http.send(HttpRequest.newBuilder(URI.create(s.api() + "/console/login")).GET().build(),
+                    HttpResponse.BodyHandlers.discarding()).headers().allValues("set-cookie").stream()
+                    .filter(c -> c.startsWith("redrive-csrf=")).map(c -> c.substring("redrive-csrf=".length(), c.indexOf(';')))
+                    .findFirst().orElse("");
+            HttpResponse<String> login = http.send(HttpRequest.newBuilder(URI.create(s.api()
+                    + "/console/j_security_check?csrf-token=" + csrf))
+                    .header("Content-Type", "application/x-www-form-urlencoded").header("Cookie", "redrive-csrf=" + csrf)
                     .POST(HttpRequest.BodyPublishers.ofString("j_username=" + BENCH_USER + "&j_password=" + BENCH_PASSWORD))
                     .build(), HttpResponse.BodyHandlers.ofString());
             String cookie = login.headers().allValues("set-cookie").stream().filter(c -> c.startsWith("redrive-console="))

@@ -11,7 +11,9 @@ import org.eclipse.microprofile.openapi.annotations.security.SecuritySchemes;
 /** The OpenAPI document's header and the two ways to authenticate (served at /q/openapi). */
 @OpenAPIDefinition(info = @Info(title = "redrive operator API", version = "1",
         description = "Inspect, replay, redrive and discard parked jobs. Every endpoint needs credentials with a "
-                + "dlq-viewer, dlq-operator or dlq-automation role; errors are application/problem+json."))
+                + "dlq-viewer, dlq-operator or dlq-automation role; errors are application/problem+json. Every "
+                + "endpoint: a query parameter given twice, or an Idempotency-Key header that is empty, blank, longer "
+                + "than 200 characters or given twice, is 400 /problems/ambiguous-request naming it."))
 @SecuritySchemes({
         @SecurityScheme(securitySchemeName = "basic", type = SecuritySchemeType.HTTP, scheme = "basic"),
         @SecurityScheme(securitySchemeName = "jwt", type = SecuritySchemeType.HTTP, scheme = "bearer",

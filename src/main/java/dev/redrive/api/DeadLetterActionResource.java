@@ -93,17 +93,15 @@ public class DeadLetterActionResource {
     @APIResponse(responseCode = "422", description = "Origin stream not allowed, or Idempotency-Key used for another entry",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Response> replay(@PathParam("dlq") String dlq, @PathParam("id") String id,
-            @Parameter(description = "Makes a retried request safe: the same key gets the first answer back")
-            @HeaderParam("Idempotency-Key") String idempotencyKey,
+            @Parameter(description = "Makes a retried request safe: the same key gets the first answer back. 1 to 200 "
+                    + "characters; empty, blank or given twice is 400 /problems/ambiguous-request")
+            @HeaderParam(AmbiguousRequests.IDEMPOTENCY_KEY) String idempotencyKey,
             @Schema(implementation = ReplayRequestDoc.class) byte[] body) {
         store.requireKnown(dlq);
         Requests.entryId(id);
         Callers.requireMayReplay(identity, config);
         int max = config.replay().maxBodyBytes();
         ReplayBody parsed = ReplayBody.parse(Requests.json(mapper, body, max * 2), max);
-        if (idempotencyKey != null && (idempotencyKey.isBlank() || idempotencyKey.length() > 200)) {
-            throw ProblemException.badRequest("Idempotency-Key must be 1 to 200 characters");
-        }
         Replays.Request request = new Replays.Request(dlq, id, parsed.patch(), parsed.note(), Callers.name(identity),
                 idempotencyKey);
         return replays.replay(request).map(done -> {

@@ -115,6 +115,27 @@ public class ProblemMappers {
         return Problem.of(500, "internal", "Internal error", "the request failed on the server; see its log").response();
     }
 
+    /**
+     * The answer the API gives for {@code e}, for a caller that is not a JAX-RS method (the MCP
+     * tools, which report the problem's text as a tool error).
+     */
+    public Response toResponse(Throwable e) {
+        if (e instanceof DeadLetterException d) {
+            return refused(d);
+        } else if (e instanceof ProblemException p) {
+            return problem(p);
+        } else if (e instanceof JsonProcessingException j) {
+            return badJson(j);
+        } else if (e instanceof UnauthorizedException || e instanceof AuthenticationFailedException) {
+            return unauthenticated();
+        } else if (e instanceof ForbiddenException f) {
+            return forbidden(f);
+        } else if (e instanceof WebApplicationException w) {
+            return http(w);
+        }
+        return unexpected(e);
+    }
+
     private long retryAfterSeconds() {
         return Math.max(1, config.redisTimeout().toSeconds());
     }

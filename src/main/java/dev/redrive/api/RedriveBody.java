@@ -14,7 +14,7 @@ import dev.redrive.redrive.RedriveSpec;
  * POST .../proposals and the MCP tools. It fails closed: an unknown field, a null criterion or a
  * value of the wrong type is a 400 that names it, never a wider selection.
  */
-final class RedriveBody {
+public final class RedriveBody {
 
     private static final Set<String> KNOWN = Set.of("filter", "maxPerSecond", "dryRun", "canary", "maxRefailRate", "note");
     private static final Set<String> PROPOSED = Set.of("filter", "maxPerSecond", "canary", "maxRefailRate", "note");
@@ -28,7 +28,7 @@ final class RedriveBody {
      * The redrive a JSON body asks for; {@code mayDryRun} false for a proposal, which counts by itself
      * and whose body has no dryRun.
      */
-    static RedriveSpec spec(JsonNode root, boolean mayDryRun) {
+    public static RedriveSpec spec(JsonNode root, boolean mayDryRun) {
         Set<String> known = mayDryRun ? KNOWN : PROPOSED;
         if (root == null) {
             throw ProblemException.badRequest("a redrive needs a JSON body; {\"dryRun\": true} counts everything");

@@ -22,6 +22,7 @@ import org.jboss.resteasy.reactive.RestForm;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.redrive.api.AmbiguousRequests;
 import dev.redrive.api.Callers;
 import dev.redrive.api.Filters;
 import dev.redrive.api.ProblemException;
@@ -93,7 +94,7 @@ public class EntryActions {
                     + " names, " + values.size() + " values)");
         }
         String why = note == null || note.isBlank() ? null : note.trim();
-        String idempotencyKey = key == null || key.isBlank() || key.length() > 200 ? null : "console:" + key;
+        String idempotencyKey = confirm == null ? null : "console:" + AmbiguousRequests.idempotencyKey("key", key);
         return permits.run(() -> reader.excerpt(dlq, id)).flatMap(found -> {
             if (found.isEmpty() && confirm != null && idempotencyKey != null) {
                 // A confirm clicked twice: the entry went with the first click, whose answer the key gets back.

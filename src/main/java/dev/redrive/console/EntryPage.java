@@ -17,6 +17,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 
 
@@ -91,34 +92,46 @@ public class EntryPage {
     @GET
     public Uni<TemplateInstance> entry(@PathParam("dlq") String dlq, @PathParam("id") String id) {
         Requests.onlyParams(uri, Set.of());
-        return page(dlq, id, false);
+        reader.requireKnown(dlq);
+        Requests.entryId(id);
+        Me me = Me.of(identity);
+        return load(dlq, id).map(loaded -> ConsoleTemplates.entry(me, view(dlq, id, loaded.entry(), loaded.history(), false)));
     }
 
-    /** Shows the redacted fields of this one entry, once the reveal is in the audit trail. */
+    /**
+     * Shows the redacted fields of this one entry. Everything that can fail runs first (the
+     * checks, the read, the page rendered from that one read); the audit record names exactly the
+     * fields that page shows, and only then is the page sent, so no reveal is audited that no one
+     * saw, and none is shown unaudited.
+     */
     @POST
     @Path("reveal")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @RolesAllowed(Roles.OPERATOR)
-    public Uni<TemplateInstance> reveal(@PathParam("dlq") String dlq, @PathParam("id") String id) {
-        reader.requireKnown(dlq);
-        Requests.entryId(id);
-        return permits.run(() -> reader.excerpt(dlq, id)).flatMap(found -> {
-            Excerpt entry = found.orElseThrow(() -> dev.redrive.api.Filters.gone(dlq, id));
-            List<String> masked = entry.snapshot().keySet().stream().filter(settings.redacted()::contains).toList();
-            return reveals.record(dlq, id, masked, Me.of(identity).user()).flatMap(audited -> page(dlq, id, true));
-        });
-    }
-
-    Uni<TemplateInstance> page(String dlq, String id, boolean reveal) {
+    public Uni<Response> reveal(@PathParam("dlq") String dlq, @PathParam("id") String id) {
         reader.requireKnown(dlq);
         Requests.entryId(id);
         Me me = Me.of(identity);
+        return load(dlq, id).flatMap(loaded -> {
+            Excerpt entry = loaded.entry().orElseThrow(() -> dev.redrive.api.Filters.gone(dlq, id));
+            View view = view(dlq, id, loaded.entry(), loaded.history(), true);
+            String html = ConsoleTemplates.entry(me, view).render();
+            List<String> shown = entry.snapshot().keySet().stream().filter(settings.redacted()::contains).toList();
+            Uni<?> audited = shown.isEmpty() ? Uni.createFrom().voidItem() : reveals.record(dlq, id, shown, me.user());
+            return audited.map(done -> Response.ok(html, MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).build());
+        });
+    }
+
+    /** One read of the entry (empty when it is gone) and its history. */
+    record Loaded(Optional<Excerpt> entry, EntryHistory.History history) {
+    }
+
+    private Uni<Loaded> load(String dlq, String id) {
         return permits.run(() -> reader.excerpt(dlq, id)).flatMap(found -> {
             Excerpt entry = found.orElse(null);
             String originStream = entry == null ? null : entry.record().originStream();
             String originId = entry == null ? null : entry.record().originId();
-            return histories.of(dlq, id, originStream, originId)
-                    .map(history -> ConsoleTemplates.entry(me, view(dlq, id, Optional.ofNullable(entry), history, reveal)));
+            return histories.of(dlq, id, originStream, originId).map(history -> new Loaded(found, history));
         });
     }
 

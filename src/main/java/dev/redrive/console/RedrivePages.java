@@ -24,6 +24,7 @@ import dev.redrive.api.ProblemException;
 import dev.redrive.api.RedriveSpecs;
 import dev.redrive.api.Requests;
 import dev.redrive.api.Roles;
+import dev.redrive.deadletter.EntryFilter;
 import dev.redrive.redrive.RedriveSpec;
 import dev.redrive.redrive.RedriveStatus;
 import dev.redrive.redrive.RedriveTasks;
@@ -89,11 +90,12 @@ public class RedrivePages {
     public Response start(@PathParam("dlq") String dlq, @RestForm String origin, @RestForm String job,
             @RestForm String failure, @RestForm String fingerprint, @RestForm String deadFrom, @RestForm String deadTo,
             @RestForm String text, @RestForm String maxPerSecond, @RestForm String canary,
-            @RestForm String maxRefailRate, @RestForm String dryRun, @RestForm String note) {
+            @RestForm String maxRefailRate, @RestForm String dryRun, @RestForm String all, @RestForm String note) {
         FilterForm filter = new FilterForm(origin, job, failure, fingerprint, deadFrom, deadTo, text);
-        RedriveSpec spec = RedriveSpecs.of(filter.forRedrive(), number("maxPerSecond", maxPerSecond),
-                dryRun != null, number("canary", canary), rate(maxRefailRate),
-                note == null || note.isBlank() ? null : note.trim());
+        EntryFilter selection = filter.forRedrive();
+        everythingOnlyIfAsked(filter, all);
+        RedriveSpec spec = RedriveSpecs.of(selection, number("maxPerSecond", maxPerSecond), dryRun(dryRun),
+                number("canary", canary), rate(maxRefailRate), note == null || note.isBlank() ? null : note.trim());
         RedriveStatus started = redrives.start(dlq, spec, Callers.name(identity));
         return Response.seeOther(URI.create(ConsoleUrls.redrive(dlq, started.id()))).build();
     }
@@ -128,6 +130,33 @@ public class RedrivePages {
             throw ProblemException.badRequest("'" + task + "' is not a redrive id");
         }
         return task;
+    }
+
+    /**
+     * A form that names no criterion would move every dead letter of the stream: it must say so
+     * with all=true (the entries page's form does when no filter is set), so a request that lost
+     * its fields is refused instead of read as "everything".
+     */
+    private static void everythingOnlyIfAsked(FilterForm filter, String all) {
+        if (all != null && !all.equals("true")) {
+            throw ProblemException.badRequest("all must be 'true' when given (got '" + all + "')");
+        }
+        if (filter.values().isEmpty() && all == null) {
+            throw ProblemException.badRequest("the form names no criterion; send all=true to redrive every dead letter "
+                    + "of the stream");
+        }
+        if (!filter.values().isEmpty() && all != null) {
+            throw ProblemException.badRequest("all=true and criteria " + filter.values().keySet() + " contradict each other");
+        }
+    }
+
+    /** Required: the form's two buttons send true or false, and a request without it is not guessed at. */
+    private static boolean dryRun(String raw) {
+        if ("true".equals(raw) || "false".equals(raw)) {
+            return Boolean.parseBoolean(raw);
+        }
+        throw ProblemException.badRequest("dryRun is required: true (count only) or false (move)"
+                + (raw == null ? "" : " (got '" + raw + "')"));
     }
 
     private static Integer number(String name, String raw) {

@@ -51,6 +51,8 @@ final class Browser implements AutoCloseable {
 
     /** Logs in through the login page the console sends an anonymous browser to. */
     void login(String base, String user, String password) {
+        // Cookies are deleted where they are visible: the console's have Path=/console.
+        driver.get(base + "/console/login");
         driver.manage().deleteAllCookies();
         driver.get(base + "/console");
         until(d -> d.getCurrentUrl().contains("/console/login"));

@@ -186,6 +186,42 @@ class ConsoleBrowserTest {
     }
 
     @Test
+    void aPageOnAnotherPortOfTheSameHostCannotPostWithTheOperatorsCookies() throws Exception {
+        String id = park("timeout", "600")[1];
+        String entry = base() + "/console/dlq/" + ENCODED + "/entries/" + id;
+        browser.login(base(), "operator", ApiUsers.password("operator"));
+        Streams streams = new Streams(redis);
+        var tasks = redis.key(String.class).keys(dev.redrive.redis.RedisKeys.redriveTask(DLQ, "*"));
+        long audited = redis.stream(String.class, String.class, String.class).xlen(dev.redrive.redis.RedisKeys.audit(DLQ));
+        // Same host, another port: the same site, so the browser sends the SameSite=Strict cookies; not the same origin.
+        String targets = List.of(base() + "/console/dlq/" + ENCODED + "/redrives", entry + "/reveal", entry + "/discard")
+                .stream().map(u -> "fetch('" + u + "', {method: 'POST', mode: 'no-cors', credentials: 'include'})"
+                        + ".catch(e => e)").collect(java.util.stream.Collectors.joining(", "));
+        byte[] page = ("<!DOCTYPE html><title>waiting</title><script>Promise.all([" + targets
+                + "]).then(() => document.title = 'sent');</script>").getBytes(StandardCharsets.UTF_8);
+        com.sun.net.httpserver.HttpServer other = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        other.createContext("/", exchange -> {
+            exchange.getResponseHeaders().add("Content-Type", "text/html; charset=utf-8");
+            exchange.sendResponseHeaders(200, page.length);
+            try (var body = exchange.getResponseBody()) {
+                body.write(page);
+            }
+        });
+        other.start();
+        try {
+            browser.open("http://localhost:" + other.getAddress().getPort() + "/");
+            browser.until(d -> "sent".equals(d.getTitle()));
+        } finally {
+            other.stop(0);
+        }
+        assertTrue(streams.all(DLQ).stream().anyMatch(m -> m.id().equals(id)), "still parked");
+        assertEquals(tasks, redis.key(String.class).keys(dev.redrive.redis.RedisKeys.redriveTask(DLQ, "*")), "no redrive");
+        assertEquals(audited, redis.stream(String.class, String.class, String.class)
+                .xlen(dev.redrive.redis.RedisKeys.audit(DLQ)), "no reveal, discard or redrive audited");
+    }
+
+    @Test
     void theCausesPageAndTheOverviewChartWhenJobsParked() throws Exception {
         park("timeout", "500");
         park("timeout", "501");

@@ -38,9 +38,13 @@ final class ConsoleClient {
         return new ConsoleClient(session, csrf);
     }
 
+    /** The login form as the login page sends it: with the CSRF token that page set, in the form's action. */
     static Response loginResponse(String user, String password) {
-        return given().redirects().follow(false).contentType("application/x-www-form-urlencoded")
-                .formParam("j_username", user).formParam("j_password", password).post("/console/j_security_check");
+        String csrf = given().get("/console/login").cookie(CSRF);
+        assertNotNull(csrf, "no CSRF cookie on the login page");
+        return given().redirects().follow(false).cookie(CSRF, csrf).queryParam(CSRF_FIELD, csrf)
+                .contentType("application/x-www-form-urlencoded").formParam("j_username", user)
+                .formParam("j_password", password).post("/console/j_security_check");
     }
 
     /** A request with the session (and the CSRF cookie) but no form token. */

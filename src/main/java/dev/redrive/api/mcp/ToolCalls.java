@@ -1,0 +1,119 @@
+package dev.redrive.api.mcp;
+
+import java.time.Clock;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.jboss.logging.Logger;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.redrive.api.Callers;
+import dev.redrive.api.Problem;
+import dev.redrive.api.ProblemMappers;
+import dev.redrive.config.RedriveConfig;
+import dev.redrive.deadletter.DeadLetterReader;
+import dev.redrive.redis.AuditTrail;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.quarkus.security.identity.SecurityIdentity;
+
+/**
+ * One tool call as the server runs it: audited with the caller and the tool's name, role-checked,
+ * run, and answered within bounds. A refusal or failure is an MCP tool error (isError) carrying the
+ * API's problem (status, type, title, detail), so an agent reads the same text a REST caller would.
+ */
+@ApplicationScoped
+class ToolCalls {
+
+    private static final Logger LOG = Logger.getLogger(ToolCalls.class);
+
+    /**
+     * Largest tool result, in characters: the API's own cuts keep a page small, and this keeps a
+     * result that still grew past it (a page of entries near redrive.reads.entry-bytes) out of an
+     * agent's context; the answer then says so and how to ask for less.
+     */
+    static final int MAX_RESULT_CHARS = 256 * 1024;
+
+    @Inject
+    SecurityIdentity identity;
+
+    @Inject
+    ObjectMapper mapper;
+
+    @Inject
+    ProblemMappers problems;
+
+    @Inject
+    DeadLetterReader reader;
+
+    @Inject
+    AuditTrail auditTrail;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    RedriveConfig config;
+
+    McpSchema.CallToolResult call(AgentTools.Tool tool, McpSchema.CallToolRequest request) {
+        String caller = Callers.name(identity);
+        JsonNode args = mapper.valueToTree(request.arguments() == null ? Map.of() : request.arguments());
+        try {
+            audit(caller, tool.name(), args);
+            if (tool.roles().stream().noneMatch(identity::hasRole)) {
+                return error(Problem.of(403, "forbidden", "Forbidden", "your roles do not allow the tool "
+                        + tool.name() + "; it needs one of " + tool.roles() + " (docs/API.md, Roles)"));
+            }
+            String text = mapper.writeValueAsString(tool.run().apply(args));
+            if (text.length() > MAX_RESULT_CHARS) {
+                return McpSchema.CallToolResult.builder().isError(false).addTextContent("the result of " + tool.name()
+                        + " has " + text.length() + " characters, over the " + MAX_RESULT_CHARS + " a tool result "
+                        + "may carry, and was cut out: ask for fewer items (count) or one entry (get_entry)").build();
+            }
+            return McpSchema.CallToolResult.builder().isError(false).addTextContent(text).build();
+        } catch (RuntimeException | JsonProcessingException e) {
+            Object entity = problems.toResponse(e instanceof java.util.concurrent.CompletionException && e.getCause() != null
+                    ? e.getCause() : e).getEntity();
+            return error(entity instanceof Problem p ? p
+                    : Problem.of(500, "internal", "Internal error", "the tool failed on the server; see its log"));
+        }
+    }
+
+    /**
+     * Records the call in the audit trail of the stream it names, when redrive knows that stream
+     * (an unknown name must not make a key); a call about no stream is logged only.
+     */
+    private void audit(String caller, String toolName, JsonNode args) {
+        JsonNode dlq = args.get("dlq");
+        String stream = dlq != null && dlq.isTextual() ? dlq.asText() : null;
+        LOG.infof("%s called MCP tool %s%s", caller, toolName, stream == null ? "" : " on " + stream);
+        if (stream == null || !reader.knownStreams().contains(stream)) {
+            return;
+        }
+        Map<String, String> record = new LinkedHashMap<>();
+        record.put("action", "mcp-tool");
+        record.put("tool", toolName);
+        record.put("actor", caller);
+        record.put("at", clock.instant().truncatedTo(ChronoUnit.MILLIS).toString());
+        record.put("dlq", stream);
+        auditTrail.append(stream, record).await().atMost(config.redisTimeout());
+    }
+
+    private McpSchema.CallToolResult error(Problem p) {
+        Map<String, Object> problem = new LinkedHashMap<>();
+        problem.put("type", p.type());
+        problem.put("title", p.title());
+        problem.put("status", p.status());
+        problem.put("detail", p.detail());
+        return McpSchema.CallToolResult.builder().isError(true)
+                .content(List.of(new McpSchema.TextContent(p.title() + " (" + p.status() + "): " + p.detail())))
+                .structuredContent(problem).build();
+    }
+}

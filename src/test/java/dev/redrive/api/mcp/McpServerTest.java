@@ -1,0 +1,171 @@
+package dev.redrive.api.mcp;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.redrive.testing.ApiProfile;
+import dev.redrive.testing.ApiUsers;
+import dev.redrive.testing.DeadLetterSeed;
+import dev.redrive.testing.RedisResource;
+import dev.redrive.testing.Streams;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+
+/** The MCP server through the official MCP Java SDK's client, over real HTTP, as each role. */
+@QuarkusTest
+@WithTestResource(RedisResource.class)
+@TestProfile(ApiProfile.class)
+class McpServerTest {
+
+    static final String DLQ = "{jobs}:dlq";
+    static final String ORIGIN = "{jobs}agent";
+
+    @TestHTTPResource("/")
+    URL root;
+
+    @Inject
+    RedisDataSource redis;
+
+    final ObjectMapper json = new ObjectMapper();
+
+    /** Runs {@code use} with an initialized client logged in as {@code user}. */
+    void as(String user, Consumer<McpSyncClient> use) {
+        String basic = Base64.getEncoder().encodeToString((user + ":" + ApiUsers.password(user))
+                .getBytes(StandardCharsets.UTF_8));
+        var transport = HttpClientStreamableHttpTransport.builder(root.toString().replaceAll("/$", "")).endpoint("/mcp")
+                .requestBuilder(HttpRequest.newBuilder().header("Authorization", "Basic " + basic)).build();
+        try (McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30)).build()) {
+            McpSchema.InitializeResult init = client.initialize();
+            assertEquals("redrive", init.serverInfo().name());
+            assertTrue(init.protocolVersion().compareTo("2025-06-18") >= 0, init.protocolVersion());
+            use.accept(client);
+        }
+    }
+
+    static McpSchema.CallToolResult call(McpSyncClient client, String tool, Map<String, Object> args) {
+        return client.callTool(new McpSchema.CallToolRequest(tool, args));
+    }
+
+    JsonNode ok(McpSchema.CallToolResult result) {
+        assertFalse(Boolean.TRUE.equals(result.isError()), () -> "tool error: " + text(result));
+        try {
+            return json.readTree(text(result));
+        } catch (Exception e) {
+            throw new AssertionError(text(result), e);
+        }
+    }
+
+    static String text(McpSchema.CallToolResult result) {
+        return ((McpSchema.TextContent) result.content().get(0)).text();
+    }
+
+    static void refused(McpSchema.CallToolResult result, String says) {
+        assertTrue(Boolean.TRUE.equals(result.isError()), () -> "expected a tool error: " + text(result));
+        assertTrue(text(result).contains(says), text(result));
+    }
+
+    @Test
+    void everyToolIsListedWithASchemaAndHints() {
+        as("viewer", client -> {
+            List<McpSchema.Tool> tools = client.listTools().tools();
+            assertEquals(new TreeSet<>(List.of("list_dead_letter_streams", "list_causes", "list_entries", "get_entry",
+                    "get_audit", "count_matches", "get_proposal", "propose_redrive", "redrive")),
+                    new TreeSet<>(tools.stream().map(McpSchema.Tool::name).toList()));
+            for (McpSchema.Tool t : tools) {
+                boolean reads = !t.name().equals("propose_redrive") && !t.name().equals("redrive");
+                assertEquals(reads, t.annotations().readOnlyHint(), t.name());
+                assertEquals(!reads, t.annotations().destructiveHint(), t.name());
+                assertEquals("object", t.inputSchema().get("type"), t.name());
+            }
+        });
+    }
+
+    @Test
+    void eachToolAnswersAsTheApiWouldAndIsAudited() {
+        DeadLetterSeed.parkMany(redis, DLQ, ORIGIN, 3);
+        as("automation", client -> {
+            JsonNode streams = ok(call(client, "list_dead_letter_streams", Map.of()));
+            assertTrue(streams.findValuesAsText("name").contains(DLQ), streams.toString());
+            JsonNode causes = ok(call(client, "list_causes", Map.of("dlq", DLQ)));
+            assertTrue(causes.findValuesAsText("fingerprint").contains("bbbbbbbbbbbb"), causes.toString());
+            JsonNode page = ok(call(client, "list_entries", Map.of("dlq", DLQ, "origin", ORIGIN, "count", 10)));
+            assertEquals(3, page.get("items").size());
+            String id = page.get("items").get(0).get("id").asText();
+            JsonNode entry = ok(call(client, "get_entry", Map.of("dlq", DLQ, "id", id)));
+            assertEquals(ORIGIN, entry.get("originStream").asText());
+            JsonNode count = ok(call(client, "count_matches", Map.of("dlq", DLQ, "filter", Map.of("origin", ORIGIN))));
+            assertEquals(3, count.get("matched").asLong());
+            assertTrue(count.get("complete").asBoolean());
+
+            JsonNode proposal = ok(call(client, "propose_redrive", Map.of("dlq", DLQ, "filter", Map.of("origin", ORIGIN),
+                    "canary", 1, "note", "agent: provider is back")));
+            assertEquals("proposed", proposal.get("state").asText());
+            assertEquals(3, proposal.get("matched").asLong());
+            assertTrue(proposal.get("console").asText().endsWith("/proposals/" + proposal.get("id").asText()));
+            JsonNode read = ok(call(client, "get_proposal", Map.of("dlq", DLQ, "id", proposal.get("id").asText())));
+            assertEquals("automation", read.get("proposedBy").asText());
+            assertEquals(0, new Streams(redis).all(ORIGIN).size(), "a proposal moves nothing");
+
+            // an agent may not redrive by default: it is told to propose
+            refused(call(client, "redrive", Map.of("dlq", DLQ, "filter", Map.of("origin", ORIGIN))), "propose_redrive");
+            // the API's problems come through as tool errors
+            refused(call(client, "get_entry", Map.of("dlq", "nope", "id", id)), "404");
+            refused(call(client, "list_entries", Map.of("dlq", DLQ, "fingerprint", "xyz")), "400");
+            // and what the input schema refuses never reaches the API
+            refused(call(client, "list_entries", Map.of("dlq", DLQ, "failure", "sometimes")), "failure");
+            refused(call(client, "count_matches", Map.of("dlq", DLQ, "filter", Map.of("colour", "red"))), "colour");
+
+            JsonNode audit = ok(call(client, "get_audit", Map.of("dlq", DLQ, "count", 50)));
+            List<String> calls = audit.get("items").findValues("fields").stream()
+                    .filter(f -> "mcp-tool".equals(f.path("action").asText()))
+                    .map(f -> f.get("actor").asText() + " " + f.get("tool").asText()).toList();
+            assertTrue(calls.containsAll(List.of("automation list_causes", "automation propose_redrive",
+                    "automation redrive", "automation get_audit")), calls.toString());
+        });
+    }
+
+    @Test
+    void aViewerMayReadButNotPropose() {
+        as("viewer", client -> {
+            ok(call(client, "count_matches", Map.of("dlq", DLQ)));
+            refused(call(client, "propose_redrive", Map.of("dlq", DLQ, "filter", Map.of("origin", ORIGIN))), "403");
+            refused(call(client, "redrive", Map.of("dlq", DLQ)), "propose_redrive");
+        });
+    }
+
+    @Test
+    void withoutCredentialsOrARoleTheServerIsClosed() {
+        String init = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+                + "\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
+        given().contentType("application/json").body(init).post(URI.create(root + "mcp")).then().statusCode(401);
+        given().auth().preemptive().basic("viewer", "wrong").contentType("application/json").body(init)
+                .post(URI.create(root + "mcp")).then().statusCode(401);
+    }
+}
