@@ -72,10 +72,12 @@ class RedriveStateTest {
     @Test
     void theTransitionTable() {
         assertEquals(EnumSet.of(RedriveState.CANARY, RedriveState.RUNNING, RedriveState.COMPLETED,
-                RedriveState.CANCELLED), RedriveState.COUNTING.next(), "canary or not; a dry run completes here");
+                RedriveState.CANCELLED, RedriveState.ABORTED), RedriveState.COUNTING.next(),
+                "canary or not; a dry run completes here; aborted when it can't make progress");
         assertEquals(EnumSet.of(RedriveState.RUNNING, RedriveState.ABORTED, RedriveState.CANCELLED),
                 RedriveState.CANARY.next(), "the canary's verdict");
-        assertEquals(EnumSet.of(RedriveState.COMPLETED, RedriveState.CANCELLED), RedriveState.RUNNING.next());
+        assertEquals(EnumSet.of(RedriveState.COMPLETED, RedriveState.CANCELLED, RedriveState.ABORTED),
+                RedriveState.RUNNING.next());
         for (RedriveState s : RedriveState.values()) {
             assertEquals(!UNFINISHED.contains(s), s.finished(), s.wire);
             assertEquals(!s.finished(), s.canMoveTo(RedriveState.CANCELLED), "an operator cancels any unfinished " + s.wire);
