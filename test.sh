@@ -15,4 +15,8 @@ command -v promtool >/dev/null 2>&1 || apt_install prometheus || echo "prometheu
 # The console's browser tests drive Debian's chromium through Debian's chromedriver (no download).
 { [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; } || apt_install chromium chromium-driver
 
+# it/McpTypeScriptClientIT drives /mcp with the official MCP TypeScript SDK, pinned by its lock file.
+command -v npm >/dev/null 2>&1 || apt_install nodejs npm
+(cd src/test/mcp-client && npm ci --no-audit --no-fund)
+
 exec mvn -B verify "$@"

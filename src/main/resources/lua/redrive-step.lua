@@ -13,7 +13,8 @@
 -- phase is done when the canary is full (over as many steps as the pace takes) or the end is
 -- reached. One audit record (action redrive-moves) names every move of the step, one line each:
 -- dead-letter id, new id, origin id, origin stream. Matching entries it can't move (origin not
--- writable here, no snapshot, unreadable) count as skipped.
+-- writable here, no snapshot, unreadable) count as skipped; an origin of another type than a stream is
+-- named in the task's skip-reason.
 -- Moved dead letters are deleted in the same step; those that open the stream (a bulk replay of
 -- everything moves nothing else) go with one XTRIM MINID instead of an XDEL each.
 --
@@ -39,7 +40,8 @@
 -- Returns { 'stopped' }             (finished, cancelled, or another runner holds it: nothing written)
 --         { 'ok', done, moved, traces } (done: 1 when the canary is full or the task's end is reached;
 --                                    traces: the last-attempt-trace of each moved record that has one)
--- Errors: a key it would write is of another type; found before the first write, nothing moved.
+-- Errors: a key it would write (but an origin) is of another type; found before the first write, nothing
+--         moved. An origin of another type only skips its own entries.
 
 local dlq, task, canaryList = KEYS[1], KEYS[4], KEYS[5]
 local filter, owner, budget, limit = filterAt(1), ARGV[9], tonumber(ARGV[14]), tonumber(ARGV[15])
@@ -56,25 +58,34 @@ if canary then
   canaryLeft = tonumber(redis.call('HGET', task, 'canary')) - tonumber(redis.call('HGET', task, 'canary-moved') or '0')
   limit = math.min(limit, canaryLeft)
 end
-local writable, origins = {}, {}
+local writable = {}
 for i = 8, #KEYS do
   writable[KEYS[i]] = true
-  origins[#origins + 1] = KEYS[i]
 end
 local how = { dlq = dlq, stats = KEYS[2], audit = KEYS[3], ledger = KEYS[6], ledgerAt = KEYS[7], actor = ARGV[10],
   at = ARGV[11], note = ARGV[12], task = ARGV[13], taskKey = task, patch = {}, patchOrder = {}, moves = {},
   traceparent = ARGV[16] or '' }
 local traces = {}
-local refusal = replayRefusal(how, origins, { { task, 'hash' }, { canaryList, 'list' } })
+local refusal = replayRefusal(how, {}, { { task, 'hash' }, { canaryList, 'list' } })
 if refusal then
   return redis.error_reply('redrive-step.lua: nothing moved: ' .. refusal)
 end
 
-local moved, skipped, cursor = 0, 0, nil
+local moved, skipped, cursor, skipReason = 0, 0, nil, nil
 local page = {}
 if limit > 0 then
   page = redis.call('XRANGE', dlq, after(redis.call('HGET', task, 'cursor')), redis.call('HGET', task, 'until'),
     'COUNT', budget)
+end
+-- Only the origins of the entries this page would move are checked, each once, before the first
+-- write: an origin of another type (SET on a queue's name) skips its own entries, with its reason,
+-- and holds up no other origin's moves.
+local unwritable = {}
+for e = 1, #page do
+  local origin = recordOf(page[e][2])['origin-stream']
+  if writable[origin] and unwritable[origin] == nil then
+    unwritable[origin] = wrongType({ { origin, 'stream' } }) or false
+  end
 end
 local examined = 0
 -- How many entries from the page's start were all moved: when the page opens the stream, they are
@@ -90,9 +101,11 @@ for e = 1, #page do
   local record, snapshot = recordOf(entry[2])
   if matches(filter, entry[1], record) then
     local origin = record['origin-stream']
-    local old = writable[origin] and record['snapshot'] ~= 'missing' and snapshotFields(entry[2], record, snapshot)
+    local old = writable[origin] and not unwritable[origin] and record['snapshot'] ~= 'missing'
+      and snapshotFields(entry[2], record, snapshot)
     if not old then
       skipped = skipped + 1
+      skipReason = unwritable[origin] or skipReason
     else
       local newId = replayEntry(entry[1], old, record, origin, how)
       moved = moved + 1
@@ -138,6 +151,9 @@ if moved > 0 then
 end
 if skipped > 0 then
   redis.call('HINCRBY', task, 'skipped', skipped)
+end
+if skipReason then
+  redis.call('HSET', task, 'skip-reason', 'skipped entries: ' .. skipReason)
 end
 local done = (canary and moved >= canaryLeft) or (examined == #page and #page < budget)
 return { 'ok', done and 1 or 0, moved, traces }

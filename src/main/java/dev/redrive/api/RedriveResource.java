@@ -116,7 +116,8 @@ public class RedriveResource {
     @RolesAllowed({ Roles.VIEWER, Roles.OPERATOR, Roles.AUTOMATION })
     @Operation(summary = "Progress of a redrive",
             description = "state (counting, canary, running, completed, cancelled, aborted), matched, moved, remaining, "
-                    + "failed (moved jobs that were parked again), skipped (could not be moved), detail.")
+                    + "failed (moved jobs that were parked again), skipped (could not be moved), skipReason (why, when an "
+                    + "origin's key is of another type than a stream), detail.")
     @APIResponse(responseCode = "200", description = "The task")
     public RedriveStatus status(@PathParam("dlq") String dlq, @PathParam("task") String task) {
         store.requireKnown(dlq);

@@ -64,7 +64,7 @@ final class ConfigRanges {
         within(p + "visibility-timeout", q.visibilityTimeout(), Duration.ofMillis(300), WEEK);
         within(p + "http.timeout", q.http().timeout(), MS, HOUR);
         within(p + "http.bulkhead", q.http().bulkhead(), 1, 10_000);
-        within(p + "http.circuit-breaker.window", q.http().circuitBreaker().window(), 1, 10_000);
+        within(p + "http.circuit-breaker.window", q.http().circuitBreaker().window(), 1, 1_000_000);
         within(p + "http.circuit-breaker.delay", q.http().circuitBreaker().delay(), Duration.ZERO, HOUR);
     }
 

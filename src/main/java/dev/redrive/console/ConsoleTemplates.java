@@ -30,5 +30,9 @@ final class ConsoleTemplates {
 
     static native TemplateInstance redrive$live(Me me, RedrivePages.View view);
 
+    static native TemplateInstance proposals(Me me, ProposalPages.ListView view);
+
+    static native TemplateInstance proposal(Me me, ProposalPages.View view);
+
     static native TemplateInstance login(boolean failed);
 }

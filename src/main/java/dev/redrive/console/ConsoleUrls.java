@@ -47,6 +47,14 @@ public final class ConsoleUrls {
         return stream(dlq) + "/redrives/" + segment(task);
     }
 
+    public static String proposals(String dlq) {
+        return stream(dlq) + "/proposals";
+    }
+
+    public static String proposal(String dlq, String id) {
+        return proposals(dlq) + "/" + segment(id);
+    }
+
     /** {@code ?a=1&b=2} of the non-empty values, in order; "" when none. */
     public static String query(Map<String, String> params) {
         StringJoiner q = new StringJoiner("&", "?", "");

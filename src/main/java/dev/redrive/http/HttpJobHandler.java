@@ -1,6 +1,5 @@
 package dev.redrive.http;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -50,7 +49,6 @@ import io.vertx.core.http.RequestOptions;
  */
 public final class HttpJobHandler implements JobHandler {
 
-    static final int BODY_EXCERPT = 1024;
     private static final ObjectMapper JSON = new ObjectMapper();
     // Header names and the default type once, as Netty's AsciiString: no encoding or hashing per call.
     private static final CharSequence CONTENT_TYPE = HttpHeaders.createOptimized("Content-Type");
@@ -167,7 +165,7 @@ public final class HttpJobHandler implements JobHandler {
                     // Wrapped, not copied: the body is the entry's own bytes or a fresh JSON array.
                     return request.send(Buffer.buffer(Unpooled.wrappedBuffer(body)));
                 })
-                .compose(response -> response.body().map(b -> outcome(response, b)));
+                .compose(response -> ReplyBody.read(response, "POST " + spec.httpUrl()).map(b -> outcome(response, b)));
     }
 
     /**
@@ -197,7 +195,7 @@ public final class HttpJobHandler implements JobHandler {
         return JSON.writeValueAsBytes(FieldValues.toJson(fields));
     }
 
-    private static Void outcome(HttpClientResponse response, Buffer body) {
+    private static Void outcome(HttpClientResponse response, ReplyBody body) {
         int status = response.statusCode();
         if (status >= 200 && status < 300) {
             return null;
@@ -207,7 +205,7 @@ public final class HttpJobHandler implements JobHandler {
             // Some servers send no reason phrase; the record should still read like a status line.
             phrase = io.netty.handler.codec.http.HttpResponseStatus.valueOf(status).reasonPhrase();
         }
-        String reason = "HTTP " + status + " " + phrase.trim() + excerpt(body);
+        String reason = "HTTP " + status + " " + phrase.trim() + body.excerpt();
         String errorType = "http-" + status;
         if (isTransient(status)) {
             throw new JobFailedException(errorType, reason, retryAfter(response.getHeader("Retry-After")));
@@ -218,15 +216,6 @@ public final class HttpJobHandler implements JobHandler {
     /** 408, 425, 429 and 5xx may clear on their own; every other non-2xx answer will not. */
     static boolean isTransient(int status) {
         return status == 408 || status == 425 || status == 429 || status >= 500;
-    }
-
-    private static String excerpt(Buffer body) {
-        if (body == null || body.length() == 0) {
-            return "";
-        }
-        byte[] bytes = body.getBytes(0, Math.min(body.length(), BODY_EXCERPT));
-        String text = new String(bytes, StandardCharsets.UTF_8);
-        return ": " + text + (body.length() > BODY_EXCERPT ? "…" : "");
     }
 
     /**

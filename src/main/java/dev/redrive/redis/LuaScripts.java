@@ -47,6 +47,7 @@ public class LuaScripts {
         CLAIM("claim.lua", 2, FIXED_KEYS),
         TRANSFER("transfer.lua", 2, FIXED_KEYS),
         FIGURES("figures.lua", 0, MORE_KEYS),
+        ACL_CHECK("acl-check.lua", 0, FIXED_KEYS),
         FORGET_CONSUMERS("forget-consumers.lua", 1, FIXED_KEYS),
         REPLAY("replay.lua", 6, MORE_KEYS, REPLAYED, AGAIN, KEY_REUSED, GONE, NO_SNAPSHOT, UNREADABLE, NOT_WRITABLE,
                 WRONG_TYPE),

@@ -66,6 +66,14 @@ public class RedriveRunner {
      */
     private final Map<String, Stop> local = new ConcurrentHashMap<>();
 
+    /**
+     * Runs of a task in a row that this process saw fail on the task's own keys (a key of another
+     * type): retrying such a run can't help, and it would hold the dead-letter stream (a new redrive
+     * answers 409) for good. After {@link #MAX_STUCK_RUNS} the task is aborted with the reason.
+     */
+    private final Map<String, Integer> stuck = new ConcurrentHashMap<>();
+    static final int MAX_STUCK_RUNS = 5;
+
     /** The periodic look for abandoned tasks; cancelled at shutdown, so none starts on a stopping executor. */
     private volatile long lookTimer = -1;
 
@@ -129,12 +137,18 @@ public class RedriveRunner {
             executor.execute(() -> {
                 try {
                     driver.drive(dlq, id, stop);
+                    stuck.remove(key);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 } catch (RuntimeException e) {
-                    if (!stop.requested()) {
+                    if (stop.requested()) {
+                        return; // stopped by releaseAll (shutdown): the lease is given up, another run resumes it
+                    }
+                    if (cannotProgress(e) && stuck.merge(key, 1, Integer::sum) >= MAX_STUCK_RUNS) {
+                        abort(dlq, id, e);
+                    } else {
                         LOG.errorf(e, "redrive %s of %s stopped; it resumes when its lease has run out", id, dlq);
-                    } // else stopped by releaseAll (shutdown): the lease is given up, another run resumes it
+                    }
                 } finally {
                     // only this run's entry: after a release, a new run of the task may be here already
                     local.remove(key, stop);
@@ -142,6 +156,28 @@ public class RedriveRunner {
             });
             return stop;
         });
+    }
+
+    /** A refusal of the task's own keys (a key of another type), as opposed to Redis being unavailable. */
+    static boolean cannotProgress(Throwable e) {
+        String message = e.getMessage();
+        return message != null && (message.contains("nothing moved: ") || message.startsWith("WRONGTYPE"));
+    }
+
+    private void abort(String dlq, String id, RuntimeException cause) {
+        stuck.remove(key(dlq, id));
+        String detail = "could not make progress after " + MAX_STUCK_RUNS + " tries: " + cause.getMessage();
+        try {
+            store.find(dlq, id).filter(t -> t.state().canMoveTo(RedriveState.ABORTED))
+                    .ifPresent(t -> {
+                        if (store.finish(t, RedriveState.ABORTED, detail)) {
+                            LOG.errorf("redrive %s of %s aborted: %s; fix the key and start a new redrive", id, dlq, detail);
+                        }
+                    });
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "redrive %s of %s could not be aborted (%s); it resumes when its lease has run out", id, dlq,
+                    detail);
+        }
     }
 
     private static String key(String dlq, String id) {

@@ -27,7 +27,10 @@ public enum RedriveState {
     RUNNING,
     COMPLETED,
     CANCELLED,
-    /** The canary's jobs came back too often, or did not finish in time: the rest stay parked. */
+    /**
+     * The canary's jobs came back too often, or did not finish in time; or the task could not make
+     * progress (its runs kept failing on a key of another type, {@link RedriveRunner}): the rest stay parked.
+     */
     ABORTED;
 
     /** The name as the scripts and the task hash spell it. */
@@ -39,9 +42,9 @@ public enum RedriveState {
     /** The states a task may move to from this one. */
     public Set<RedriveState> next() {
         return switch (this) {
-            case COUNTING -> EnumSet.of(CANARY, RUNNING, COMPLETED, CANCELLED);
+            case COUNTING -> EnumSet.of(CANARY, RUNNING, COMPLETED, CANCELLED, ABORTED);
             case CANARY -> EnumSet.of(RUNNING, ABORTED, CANCELLED);
-            case RUNNING -> EnumSet.of(COMPLETED, CANCELLED);
+            case RUNNING -> EnumSet.of(COMPLETED, CANCELLED, ABORTED);
             case COMPLETED, CANCELLED, ABORTED -> EnumSet.noneOf(RedriveState.class);
         };
     }

@@ -16,10 +16,12 @@ import java.util.stream.Collectors;
  * @param filter the filter as JSON (RedriveTaskStore reads it); kept as stored so a status never
  *               depends on it
  * @param until  the newest dead-letter id when the task began: jobs parked later are not its own
+ * @param skipReason why entries were skipped when an origin can't be written (a key of another type); "" else
  */
 public record RedriveTask(String id, String dlq, RedriveState state, String filter, int maxPerSecond, boolean dryRun,
         int canary, double maxRefailRate, String note, String until, long matched, long moved, long failed,
-        long skipped, long canaryMoved, String detail, String createdBy, Instant createdAt, Instant finishedAt) {
+        long skipped, long canaryMoved, String detail, String skipReason, String createdBy, Instant createdAt,
+        Instant finishedAt) {
 
     /** The task hash's fields, as the hash and the scripts spell them. */
     public enum Field {
@@ -28,7 +30,10 @@ public record RedriveTask(String id, String dlq, RedriveState state, String filt
         MOVED("moved"),
         /** Moved jobs parked again: dead-letter.lua counts them. */
         FAILED("failed"),
-        SKIPPED("skipped"), CANARY_MOVED("canary-moved"), DETAIL("detail"), CREATED_BY("created-by"),
+        SKIPPED("skipped"),
+        /** Why entries were skipped, when an origin of another type than a stream is the cause (redrive-step.lua). */
+        SKIP_REASON("skip-reason"),
+        CANARY_MOVED("canary-moved"), DETAIL("detail"), CREATED_BY("created-by"),
         CREATED_AT("created-at"), FINISHED_AT("finished-at"),
         /** The runner holding the task (redrive-claim.lua). */
         OWNER("owner", true),
@@ -61,7 +66,7 @@ public record RedriveTask(String id, String dlq, RedriveState state, String filt
             Instant at) {
         return new RedriveTask(id, dlq, RedriveState.COUNTING, filterJson, spec.maxPerSecond(), spec.dryRun(),
                 spec.canary(), spec.maxRefailRate(), spec.note() == null ? "" : spec.note(),
-                until == null ? "0-0" : until, 0, 0, 0, 0, 0, null, actor, at, null);
+                until == null ? "0-0" : until, 0, 0, 0, 0, 0, null, "", actor, at, null);
     }
 
     /** The fields to write, every one that is set (a task begins without detail or finished-at). */
@@ -83,6 +88,7 @@ public record RedriveTask(String id, String dlq, RedriveState state, String filt
         put(hash, Field.SKIPPED, Long.toString(skipped));
         put(hash, Field.CANARY_MOVED, Long.toString(canaryMoved));
         put(hash, Field.DETAIL, detail);
+        put(hash, Field.SKIP_REASON, skipReason == null || skipReason.isEmpty() ? null : skipReason);
         put(hash, Field.CREATED_BY, createdBy);
         put(hash, Field.CREATED_AT, createdAt == null ? null : createdAt.toString());
         put(hash, Field.FINISHED_AT, finishedAt == null ? null : finishedAt.toString());
@@ -99,14 +105,15 @@ public record RedriveTask(String id, String dlq, RedriveState state, String filt
                 (int) number(hash, Field.CANARY), rate(hash.get(Field.MAX_REFAIL_RATE.wire)), hash.get(Field.NOTE.wire),
                 hash.get(Field.UNTIL.wire), number(hash, Field.MATCHED), number(hash, Field.MOVED),
                 number(hash, Field.FAILED), number(hash, Field.SKIPPED), number(hash, Field.CANARY_MOVED),
-                hash.getOrDefault(Field.DETAIL.wire, ""), hash.get(Field.CREATED_BY.wire),
+                hash.getOrDefault(Field.DETAIL.wire, ""), hash.getOrDefault(Field.SKIP_REASON.wire, ""),
+                hash.get(Field.CREATED_BY.wire),
                 instant(hash.get(Field.CREATED_AT.wire)), instant(hash.get(Field.FINISHED_AT.wire)));
     }
 
     /** The same task, moved to {@code to} (as the store wrote it). */
     RedriveTask in(RedriveState to) {
         return new RedriveTask(id, dlq, to, filter, maxPerSecond, dryRun, canary, maxRefailRate, note, until, matched,
-                moved, failed, skipped, canaryMoved, detail, createdBy, createdAt, finishedAt);
+                moved, failed, skipped, canaryMoved, detail, skipReason, createdBy, createdAt, finishedAt);
     }
 
     /** Who the task's moves are audited as. */

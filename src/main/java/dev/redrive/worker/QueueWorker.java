@@ -168,17 +168,16 @@ public final class QueueWorker {
         boolean drain = stopped || gate == Gate.PAUSED;
         Slots.Turn turn = slots.take(limit(), drain, !drain, spec.batch());
         turn.start().forEach(this::run);
-        if (turn.read() > 0) {
-            read(turn.read());
-        }
+        turn.reads().forEach(this::read);
     }
 
-    private void read(int count) {
-        reads.read(count, () -> !stopped && gate != Gate.PAUSED, this::readAnswered, this::pump);
+    private void read(Slots.Read read) {
+        reads.read(read.count(), read.mayWait() ? () -> !stopped && gate != Gate.PAUSED : () -> false,
+                entries -> readAnswered(read.count(), entries), this::pump);
     }
 
-    private void readAnswered(List<StreamAccess.Entry> entries) {
-        slots.read(entries.stream().map(this::job).toList());
+    private void readAnswered(int count, List<StreamAccess.Entry> entries) {
+        slots.read(count, entries.stream().map(this::job).toList());
         pump();
     }
 

@@ -26,6 +26,7 @@ import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
 import dev.redrive.observe.QueueStates;
 import dev.redrive.redis.BlockingReads;
+import dev.redrive.redis.Permissions;
 import dev.redrive.redis.StreamAccess;
 import dev.redrive.redis.StreamInfo;
 import dev.redrive.trace.Tracing;
@@ -69,6 +70,9 @@ public class Workers implements QueueStates {
     BlockingReads reads;
 
     @Inject
+    Permissions permissions;
+
+    @Inject
     DeadLetterWriter deadLetters;
 
     @Inject
@@ -95,6 +99,7 @@ public class Workers implements QueueStates {
 
     void onStart(@Observes @Priority(10) StartupEvent event) {
         try {
+            requirePermissions();
             new DeadLetterKeyTypes(streams).require(queues.deadLetterStreams());
         } catch (RuntimeException e) {
             LOG.error(e.getMessage());
@@ -117,6 +122,21 @@ public class Workers implements QueueStates {
         }
         gaugeTimer = vertx.setPeriodic(config.gaugeInterval().toMillis(), t -> figures.refresh());
         LOG.infof("redrive consumer %s works %d queue(s): %s", consumer, queues.queues().size(), queues.queues().keySet());
+    }
+
+    /**
+     * Refuses to start when redrive's Redis user may not run a command it needs (a least-privilege
+     * ACL missing one), naming each: otherwise jobs would fail one by one at the missing command.
+     */
+    private void requirePermissions() {
+        List<String> streamsRead = new java.util.ArrayList<>();
+        queues.queues().values().forEach(q -> streamsRead.add(q.stream()));
+        queues.watches().values().forEach(w -> streamsRead.add(w.stream()));
+        List<String> refused = permissions.refused(streamsRead, queues.deadLetterStreams(), config.redisTimeout());
+        if (!refused.isEmpty()) {
+            throw new IllegalStateException("redrive's Redis user may not run " + String.join(", ", refused)
+                    + ": grant it the ACL rule of docs/REDIS.md (ACL SETUSER), or use a user that may");
+        }
     }
 
     private void startWhenGroupExists(QueueSpec spec) {

@@ -401,6 +401,60 @@ class RedriveApiTest {
         assertEquals(List.of(noOriginId, corrupt), listed("job=odd"));
     }
 
+    /**
+     * A stream a redrive may write to holding a string (SET on a queue's name): a redrive of other
+     * origins completes, and one of its own entries skips them with the reason. Before, every step of
+     * every redrive in the slot refused, and the task stayed running, holding the stream.
+     */
+    @Test
+    void anOriginKeyOfAnotherTypeSkipsOnlyItsOwnEntries() {
+        redis.execute("SET", "{jobs}wrongtype", "a string");
+        try {
+            seed("{jobs}wrongtype", 1);
+            seed("{jobs}beside", 3);
+            JsonPath beside = awaitState(start("{\"filter\": {\"origin\": \"{jobs}beside\"}, \"maxPerSecond\": 0}"),
+                    "completed");
+            assertEquals(3, beside.getLong("moved"));
+            assertEquals(0, beside.getLong("skipped"));
+            noneTwice("{jobs}beside", 3);
+            JsonPath own = awaitState(start("{\"filter\": {\"origin\": \"{jobs}wrongtype\"}, \"maxPerSecond\": 0}"),
+                    "completed");
+            assertEquals(0, own.getLong("moved"));
+            assertEquals(1, own.getLong("skipped"));
+            assertEquals("skipped entries: {jobs}wrongtype is a string, not a stream", own.getString("skipReason"));
+            assertEquals(1, parkedFrom("{jobs}wrongtype"));
+        } finally {
+            redis.execute("DEL", "{jobs}wrongtype");
+        }
+    }
+
+    /**
+     * A key the task itself writes (the stream's counters) of another type: no step can move
+     * anything, so after a bounded number of runs the task is aborted with the reason instead of
+     * holding the stream, and a new redrive may start.
+     */
+    @Test
+    void aTaskThatCanNotMakeProgressIsAbortedWithTheReason() {
+        seed("{jobs}stuck", 1);
+        String stats = DLQ + ":stats";
+        Map<String, String> counters = redis.hash(String.class).hgetall(stats);
+        redis.execute("DEL", stats);
+        redis.execute("SET", stats, "a string");
+        try {
+            JsonPath aborted = awaitState(start("{\"filter\": {\"origin\": \"{jobs}stuck\"}, \"maxPerSecond\": 0}"),
+                    "aborted");
+            assertTrue(aborted.getString("detail").contains("could not make progress after 5 tries"),
+                    aborted.getString("detail"));
+            assertTrue(aborted.getString("detail").contains(stats + " is a string"), aborted.getString("detail"));
+        } finally {
+            redis.execute("DEL", stats);
+            if (!counters.isEmpty()) {
+                redis.hash(String.class).hset(stats, counters);
+            }
+        }
+        assertEquals(1, parkedFrom("{jobs}stuck"), "nothing moved");
+    }
+
     @Test
     void automationMayReplayWhenSwitchedOnButNeverRedrive() {
         streams.add(STREAM, Map.of("kind", "terminal", "job", "auto"));

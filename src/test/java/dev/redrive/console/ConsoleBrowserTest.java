@@ -145,6 +145,37 @@ class ConsoleBrowserTest {
     }
 
     @Test
+    void aProposalIsApprovedInTheConsoleByAnotherOperatorNeverByItsProposer() throws Exception {
+        String id = io.restassured.RestAssured.given().auth().preemptive().basic("operator", ApiUsers.password("operator"))
+                .urlEncodingEnabled(false).contentType("application/json").body("{\"filter\": {\"origin\": \"{shop}nowhere\"}, \"canary\": 1, "
+                        + "\"note\": \"provider fixed at 14:02\"}")
+                .post(base() + "/dlq/" + ENCODED + "/proposals").then().statusCode(201).extract().path("id");
+        String page = base() + "/console/dlq/" + ENCODED + "/proposals/" + id;
+
+        browser.login(base(), "operator", ApiUsers.password("operator"));
+        browser.open(page);
+        WebElement own = browser.until(d -> d.findElement(By.id("approve")));
+        assertFalse(own.isEnabled(), "the proposer's own Approve is disabled");
+        assertFalse(browser.driver.findElement(By.id("reject")).isEnabled());
+        assertTrue(browser.driver.findElement(By.id("why-disabled")).getText().contains("you proposed it"));
+
+        browser.login(base(), "approver", ApiUsers.password("approver"));
+        browser.open(base() + "/console/dlq/" + ENCODED + "/proposals");
+        browser.click(By.linkText(id));
+        browser.until(d -> d.findElement(By.id("approve")).isEnabled());
+        assertEquals("provider fixed at 14:02", browser.driver.findElement(By.id("why")).getText());
+        assertEquals("operator", browser.driver.findElement(By.id("proposer")).getText());
+        assertEquals("0", browser.driver.findElement(By.id("matched-now")).getText());
+        browser.screenshot("proposal");
+        browser.click(By.id("approve"));
+        browser.until(d -> d.getCurrentUrl().contains("/redrives/"));
+        browser.open(page);
+        assertEquals("approved", browser.until(d -> d.findElement(By.id("state"))).getText());
+        assertTrue(browser.driver.findElement(By.id("decided")).getText().startsWith("approver"));
+        assertEquals(List.of(), browser.driver.findElements(By.id("approve")), "decided once: no buttons");
+    }
+
+    @Test
     void aViewerSeesMaskedFieldsNoButtonsAndForgedPostsAreRefused() throws Exception {
         String id = park("timeout", "300")[1];
         String entry = base() + "/console/dlq/" + ENCODED + "/entries/" + id;

@@ -48,7 +48,7 @@ import io.smallrye.config.SmallRyeConfigBuilder;
  */
 class KubernetesManifestsTest {
 
-    static final List<String> OVERLAYS = List.of("base", "overlays/production");
+    static final List<String> OVERLAYS = List.of("base", "overlays/production", "overlays/redis-tls-acl");
     static final Set<String> SOURCE_DOCUMENT_ENV = Set.of("JOB_ATTEMPTS", "RETRY_BACKOFF_MS", "DLQ_NAME", "MAX_RECEIVE_COUNT");
     /** Kinds without a fabric8 model; they are checked field by field instead. */
     static final Set<String> UNTYPED_KINDS = Set.of("ScaledObject", "TriggerAuthentication");

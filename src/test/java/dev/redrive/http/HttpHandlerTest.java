@@ -180,6 +180,33 @@ class HttpHandlerTest {
         assertTrue(gap >= 1000, "the capped hint is still honoured up to the cap, gap " + gap + " ms");
     }
 
+    /**
+     * A 200 with a body of a gigabyte, announced or chunked: each attempt ends as transient
+     * http-reply-too-long once the reply is known to pass 1 MiB, and the call is cut off: the
+     * downstream could write only a few MiB (what the sockets' buffers hold) before redrive hung up,
+     * so the reply was never held in memory.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = { true, false })
+    void aReplyOverTheLimitEndsTheAttemptAsTooLongWithoutReadingIt(boolean announced) {
+        long gigabyte = 1L << 30;
+        downstream.respond(r -> Answer.streamed(gigabyte, announced));
+        String id = streams.add("calls", Map.of("payload", "{}"));
+        StreamMessage<String, String, byte[]> parked = Await.value("the parked job", BOUND,
+                () -> streams.parked(DLQ, id).orElse(null));
+        assertEquals(3, callsFor(id).size());
+        assertEquals("exhausted", text(parked, "failure"));
+        assertEquals("http-reply-too-long", text(parked, "error-type"));
+        assertTrue(text(parked, "reason").contains("over the 1048576-byte limit"), text(parked, "reason"));
+        long written = downstream.streamedBytes();
+        assertTrue(written < 3 * 64L * 1024 * 1024, "three replies cut off early, " + written + " bytes written");
+        downstream.reset();
+        String next = streams.add("calls", Map.of("payload", "{}"));
+        Await.until("a job after them done", BOUND, () -> callsFor(next).size() == 1
+                && streams.pending("calls", "redrive") == 0);
+        assertEquals(0, streams.parkedCount(DLQ, next));
+    }
+
     @Test
     void aTimeoutIsTransient() {
         downstream.respond(r -> "1".equals(r.header("Redrive-Attempt")) ? new Answer(200, "", Map.of(), 6000) : Answer.ok());

@@ -179,7 +179,7 @@ class RedisClusterIT {
     }
 
     @SuppressWarnings("unchecked")
-    private static String parkedIdOf(RedisCli cli, String dlq, String originId) {
+    static String parkedIdOf(RedisCli cli, String dlq, String originId) {
         for (Object e : (List<Object>) cli.call("XRANGE", dlq, "-", "+")) {
             List<Object> entry = (List<Object>) e;
             List<Object> fields = (List<Object>) entry.get(1);

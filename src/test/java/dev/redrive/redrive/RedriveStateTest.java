@@ -72,10 +72,12 @@ class RedriveStateTest {
     @Test
     void theTransitionTable() {
         assertEquals(EnumSet.of(RedriveState.CANARY, RedriveState.RUNNING, RedriveState.COMPLETED,
-                RedriveState.CANCELLED), RedriveState.COUNTING.next(), "canary or not; a dry run completes here");
+                RedriveState.CANCELLED, RedriveState.ABORTED), RedriveState.COUNTING.next(),
+                "canary or not; a dry run completes here; aborted when it can't make progress");
         assertEquals(EnumSet.of(RedriveState.RUNNING, RedriveState.ABORTED, RedriveState.CANCELLED),
                 RedriveState.CANARY.next(), "the canary's verdict");
-        assertEquals(EnumSet.of(RedriveState.COMPLETED, RedriveState.CANCELLED), RedriveState.RUNNING.next());
+        assertEquals(EnumSet.of(RedriveState.COMPLETED, RedriveState.CANCELLED, RedriveState.ABORTED),
+                RedriveState.RUNNING.next());
         for (RedriveState s : RedriveState.values()) {
             assertEquals(!UNFINISHED.contains(s), s.finished(), s.wire);
             assertEquals(!s.finished(), s.canMoveTo(RedriveState.CANCELLED), "an operator cancels any unfinished " + s.wire);
@@ -140,7 +142,7 @@ class RedriveStateTest {
     @Test
     void aTaskReadsBackAsItWasWritten() {
         RedriveTask task = new RedriveTask("t", "{jobs}:dlq", RedriveState.RUNNING, "{}", 100, false, 5, 0.5, "why",
-                "9-0", 10, 4, 1, 2, 3, "", "operator", java.time.Instant.parse("2026-01-01T00:00:00Z"), null);
+                "9-0", 10, 4, 1, 2, 3, "", "skipped entries: {jobs} is a string, not a stream", "operator", java.time.Instant.parse("2026-01-01T00:00:00Z"), null);
         assertEquals(task, RedriveTask.fromHash("{jobs}:dlq", "t", task.toHash()));
         assertTrue(RedriveTask.Field.wires().containsAll(task.toHash().keySet()));
         RedriveStatus status = RedriveStatus.of(task);

@@ -20,7 +20,7 @@ import io.vertx.redis.client.Response;
  * redrive-step.lua deletes the dead letters it moved that open the stream with one XTRIM MINID
  * and the others with XDEL. Whatever the mix, exactly the moved entries leave the dead-letter
  * stream: an entry the filter skips, one past the pace or past the task's end stays, fields and
- * all, wherever it sits.
+ * all, wherever it sits; so does one whose origin is no stream, with the reason in the task.
  */
 class RedriveStepTrimTest {
 
@@ -62,9 +62,15 @@ class RedriveStepTrimTest {
 
     /** One step of a task over job a, from the task's cursor to {@code until}, moving at most {@code pace}. */
     long step(String until, int pace) throws Exception {
+        return step(until, pace, List.of());
+    }
+
+    /** The same, with more streams it may write to besides {@code {t}}. */
+    long step(String until, int pace, List<String> origins) throws Exception {
         redis.call("HSET", TASK, "state", "running", "owner", "r1", "until", until, "canary", "0");
-        List<Object> args = new ArrayList<>(List.of("EVALSHA", sha, KEYS.size()));
+        List<Object> args = new ArrayList<>(List.of("EVALSHA", sha, KEYS.size() + origins.size()));
         args.addAll(KEYS);
+        args.addAll(origins);
         args.addAll(List.of("", "a", "", "", "", "", "", "", "r1", "tester", "2026-12-01T00:00:00Z", "note", "t1",
                 "200", Integer.toString(pace), ""));
         Response reply = redis.call(args.toArray());
@@ -108,6 +114,25 @@ class RedriveStepTrimTest {
         assertEquals(List.of(), left());
         assertEquals("stream", redis.call("TYPE", DLQ).toString(), "the stream stays, empty, as XDEL leaves it");
         assertEquals(3, replayed());
+    }
+
+    /**
+     * A configured queue's name holding a string: the entries parked from it are skipped, with the
+     * reason in the task, and every other origin's entries move. Before, the step refused to move
+     * anything, and the task held its dead-letter stream for good.
+     */
+    @Test
+    void anOriginOfAnotherTypeSkipsOnlyItsOwnEntriesAndSaysWhy() throws Exception {
+        park("a", "a");
+        redis.call("SET", "{t}wt", "a string");
+        redis.call("XADD", DLQ, "3-1", "origin-stream", "{t}wt", "origin-id", "9-3", "failure", "exhausted",
+                "fingerprint", "f1", "job", "a", "replays", "0", "f:payload", "p3");
+        assertEquals(2, step("+", 200, List.of("{t}wt")));
+        assertEquals(List.of("3-1 a p3"), left());
+        assertEquals(2, replayed());
+        assertEquals("1", redis.call("HGET", TASK, "skipped").toString());
+        assertEquals("skipped entries: {t}wt is a string, not a stream", redis.call("HGET", TASK, "skip-reason").toString());
+        assertEquals("a string", redis.call("GET", "{t}wt").toString(), "the key of another type is left as it is");
     }
 
     @Test

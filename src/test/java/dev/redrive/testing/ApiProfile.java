@@ -18,7 +18,7 @@ public class ApiProfile implements QuarkusTestProfile {
     /** Streams RedriveApiTest redrives into, which no worker reads: replayed jobs stay there to be counted. */
     public static final List<String> REDRIVE_TARGETS = List.of("{jobs}pace", "{jobs}fast", "{jobs}cancel",
             "{jobs}restart", "{jobs}dry", "{jobs}pick", "{jobs}canary", "{jobs}overlap", "{jobs}odd", "{jobs}proposed",
-            "{jobs}approved", "{jobs}agent");
+            "{jobs}approved", "{jobs}agent", "{jobs}wrongtype", "{jobs}beside", "{jobs}stuck");
     /** Snapshot fields the console masks in this boot. */
     public static final String REDACTED = "card,token";
     /** The consumer and runner name of this boot. */

@@ -31,7 +31,21 @@ public final class Downstream implements AutoCloseable {
         }
     }
 
-    public record Answer(int status, String body, Map<String, String> headers, long delayMillis) {
+    /**
+     * @param streamed bytes of a body streamed instead of {@code body} (0: none); negative: as many
+     *        without a Content-Length (chunked). The server writes until they are out or the client
+     *        hangs up, and counts what it wrote ({@link #streamedBytes()}).
+     */
+    public record Answer(int status, String body, Map<String, String> headers, long delayMillis, long streamed) {
+        public Answer(int status, String body, Map<String, String> headers, long delayMillis) {
+            this(status, body, headers, delayMillis, 0);
+        }
+
+        /** A 200 whose body of {@code bytes} is streamed, announced with its Content-Length or not. */
+        public static Answer streamed(long bytes, boolean announced) {
+            return new Answer(200, "", Map.of(), 0, announced ? bytes : -bytes);
+        }
+
         public static Answer ok() {
             return new Answer(200, "", Map.of(), 0);
         }
@@ -45,6 +59,7 @@ public final class Downstream implements AutoCloseable {
     private final List<Request> requests = new CopyOnWriteArrayList<>();
     private volatile Function<Request, Answer> responder = r -> Answer.ok();
     private final Map<String, Integer> perJob = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong streamed = new java.util.concurrent.atomic.AtomicLong();
 
     public Downstream(int port) {
         try {
@@ -76,6 +91,7 @@ public final class Downstream implements AutoCloseable {
     public void reset() {
         requests.clear();
         perJob.clear();
+        streamed.set(0);
         responder = r -> Answer.ok();
     }
 
@@ -96,6 +112,10 @@ public final class Downstream implements AutoCloseable {
             }
         }
         answer.headers().forEach((k, v) -> exchange.getResponseHeaders().add(k, v));
+        if (answer.streamed() != 0) {
+            stream(exchange, answer);
+            return;
+        }
         byte[] out = answer.body().getBytes(StandardCharsets.UTF_8);
         exchange.sendResponseHeaders(answer.status(), out.length == 0 ? -1 : out.length);
         if (out.length > 0) {
@@ -104,6 +124,29 @@ public final class Downstream implements AutoCloseable {
             }
         }
         exchange.close();
+    }
+
+    /** Bytes written by streamed answers so far, counted as they went out. */
+    public long streamedBytes() {
+        return streamed.get();
+    }
+
+    private void stream(HttpExchange exchange, Answer answer) throws IOException {
+        long total = Math.abs(answer.streamed());
+        exchange.sendResponseHeaders(answer.status(), answer.streamed() > 0 ? total : 0);
+        byte[] chunk = new byte[64 * 1024];
+        java.util.Arrays.fill(chunk, (byte) 'x');
+        try (OutputStream os = exchange.getResponseBody()) {
+            for (long sent = 0; sent < total; sent += chunk.length) {
+                int n = (int) Math.min(chunk.length, total - sent);
+                os.write(chunk, 0, n);
+                streamed.addAndGet(n);
+            }
+        } catch (IOException clientHungUp) {
+            // expected: the client stops reading a reply that is too long
+        } finally {
+            exchange.close();
+        }
     }
 
     @Override

@@ -98,7 +98,7 @@ public final class RedisServer implements AutoCloseable {
 
     @Override
     public void close() {
-        if (process != null) {
+        if (process != null && process.isAlive()) {
             resume(); // a paused server would not see SIGTERM until it runs again
             process.destroy();
             try {

@@ -40,6 +40,8 @@ public class ScriptedHandler implements JobHandler {
     private final Map<String, Integer> mostAtOnce = new ConcurrentHashMap<>();
     private final Map<String, Integer> completed = new ConcurrentHashMap<>();
     private final Map<String, Integer> attemptCounts = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> runningInStream = new ConcurrentHashMap<>();
+    private final Map<String, Integer> mostInStreamAtOnce = new ConcurrentHashMap<>();
 
     @Override
     public Uni<Void> handle(Job job) {
@@ -48,6 +50,8 @@ public class ScriptedHandler implements JobHandler {
         attemptCounts.merge(job.jobId(), 1, Integer::sum);
         int now = runningNow.computeIfAbsent(job.jobId(), k -> new AtomicInteger()).incrementAndGet();
         mostAtOnce.merge(job.jobId(), now, Math::max);
+        AtomicInteger inStream = runningInStream.computeIfAbsent(job.stream(), k -> new AtomicInteger());
+        mostInStreamAtOnce.merge(job.stream(), inStream.incrementAndGet(), Math::max);
         String kind = job.text("kind").orElse("ok");
         Uni<Void> outcome;
         if (kind.startsWith("flaky:")) {
@@ -74,7 +78,10 @@ public class ScriptedHandler implements JobHandler {
             outcome = Uni.createFrom().voidItem();
         }
         return outcome.onItem().invoke(() -> completed.merge(job.jobId(), 1, Integer::sum))
-                .onTermination().invoke(() -> runningNow.get(job.jobId()).decrementAndGet());
+                .onTermination().invoke(() -> {
+                    runningNow.get(job.jobId()).decrementAndGet();
+                    inStream.decrementAndGet();
+                });
     }
 
     public List<Attempt> attemptsOf(String jobId) {
@@ -88,6 +95,11 @@ public class ScriptedHandler implements JobHandler {
 
     public int completions(String jobId) {
         return completed.getOrDefault(jobId, 0);
+    }
+
+    /** The most jobs of one stream whose handler ever ran at once. */
+    public int mostInStreamAtOnce(String stream) {
+        return mostInStreamAtOnce.getOrDefault(stream, 0);
     }
 
     public int mostAtOnce(String jobId) {

@@ -21,6 +21,8 @@ public class WorkerProfile implements QuarkusTestProfile {
                 // The safety-net poll as good as off: only the process's own timers can find a due retry.
                 .queue("timed").attempts(2).backoff("100ms").set("jitter", "0").set("concurrency", "4").retryPoll("1h").and()
                 .queue("atonce").attempts(3).backoff("0ms").set("jitter", "0").retryPoll("1h").and()
+                // Room for eight batches: reads are pipelined (PipelinedReadsTest).
+                .queue("pipelined").set("concurrency", "40").set("batch", "5").and()
                 .queue("stalls").attempts(3).backoff("50ms").set("visibility-timeout", "600ms").retryPoll("20ms").and()
                 // Producers trim these (TrimmedJobsTest): a short lease, so heartbeats renew slow jobs
                 // while they run; one hands failed jobs over, the other retries them at once.

@@ -1,0 +1,162 @@
+package dev.redrive.console;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+
+import org.jboss.resteasy.reactive.RestForm;
+
+import dev.redrive.api.Callers;
+import dev.redrive.api.ProblemException;
+import dev.redrive.api.Requests;
+import dev.redrive.api.Roles;
+import dev.redrive.config.RedriveConfig;
+import dev.redrive.deadletter.DeadLetterReader;
+import dev.redrive.deadletter.EntryFilter;
+import dev.redrive.deadletter.Excerpt;
+import dev.redrive.deadletter.RecordField;
+import dev.redrive.redrive.Proposal;
+import dev.redrive.redrive.Proposals;
+import io.quarkus.qute.TemplateInstance;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.smallrye.common.annotation.Blocking;
+
+/**
+ * Proposed redrives in the console: a stream's proposals, and one with its filter, what it matched
+ * then and matches now, sample entries, who proposed it and why; operators other than the proposer
+ * approve or reject it. Through {@link Proposals}, like the API: the same scripts and audit.
+ */
+@Path(ConsoleUrls.ROOT + "/dlq/{dlq}/proposals")
+@Produces(MediaType.TEXT_HTML)
+@RolesAllowed({ Roles.VIEWER, Roles.OPERATOR })
+@Blocking
+public class ProposalPages {
+
+    private static final int SAMPLES = 5;
+
+    @Inject
+    Proposals proposals;
+
+    @Inject
+    DeadLetterReader reader;
+
+    @Inject
+    RedriveConfig config;
+
+    @Inject
+    SecurityIdentity identity;
+
+    @Context
+    UriInfo uri;
+
+    /** A row of the list. */
+    public record Row(Proposal p, String url) {
+    }
+
+    public record ListView(String dlq, List<Row> rows, String causesUrl) {
+    }
+
+    /**
+     * @param decideBlocked why this user's Approve and Reject are disabled, or null when they are not
+     */
+    public record View(Proposal p, List<String> filter, Proposals.Matches now, List<Sample> samples, String url,
+            String causesUrl, String listUrl, String taskUrl, String decideBlocked) {
+    }
+
+    public record Sample(String id, String url, String reason) {
+    }
+
+    @GET
+    public TemplateInstance list(@PathParam("dlq") String dlq) {
+        Requests.onlyParams(uri, Set.of());
+        List<Row> rows = proposals.list(dlq, 100, null).items().stream()
+                .map(p -> new Row(p, ConsoleUrls.proposal(dlq, p.id()))).toList();
+        return ConsoleTemplates.proposals(Me.of(identity), new ListView(dlq, rows, ConsoleUrls.causes(dlq)));
+    }
+
+    @GET
+    @Path("{id}")
+    public TemplateInstance proposal(@PathParam("dlq") String dlq, @PathParam("id") String id) {
+        Requests.onlyParams(uri, Set.of());
+        Proposal p = proposals.get(dlq, proposalId(id));
+        List<Sample> samples = new ArrayList<>();
+        for (Excerpt e : reader.page(dlq, p.filter(), false, SAMPLES, null).await()
+                .atMost(config.redisTimeout().plus(Duration.ofSeconds(1))).items()) {
+            samples.add(new Sample(e.id(), ConsoleUrls.entry(dlq, e.id()), e.record().field(RecordField.REASON)));
+        }
+        Me me = Me.of(identity);
+        String blocked = !p.open() ? null
+                : !me.operator() ? "only a dlq-operator approves or rejects"
+                : me.user().equals(p.proposedBy()) ? "you proposed it: another operator decides (four eyes)" : null;
+        return ConsoleTemplates.proposal(me, new View(p, describe(p.filter()), proposals.count(dlq, p.filter()), samples,
+                ConsoleUrls.proposal(dlq, p.id()), ConsoleUrls.causes(dlq), ConsoleUrls.proposals(dlq),
+                p.task() == null ? null : ConsoleUrls.redrive(dlq, p.task()), blocked));
+    }
+
+    @POST
+    @Path("{id}/approve")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @RolesAllowed(Roles.OPERATOR)
+    public Response approve(@PathParam("dlq") String dlq, @PathParam("id") String id, @RestForm String note) {
+        Proposal p = proposals.approve(dlq, proposalId(id), Callers.name(identity), text(note));
+        return Response.seeOther(URI.create(ConsoleUrls.redrive(dlq, p.task()))).build();
+    }
+
+    @POST
+    @Path("{id}/reject")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @RolesAllowed(Roles.OPERATOR)
+    public Response reject(@PathParam("dlq") String dlq, @PathParam("id") String id, @RestForm String note) {
+        proposals.reject(dlq, proposalId(id), Callers.name(identity), text(note));
+        return Response.seeOther(URI.create(ConsoleUrls.proposal(dlq, id))).build();
+    }
+
+    /** The filter's criteria in words, one a line; "everything" when it has none. */
+    static List<String> describe(EntryFilter f) {
+        List<String> out = new ArrayList<>();
+        add(out, "origin", f.origin());
+        add(out, "job", f.job());
+        add(out, "failure", f.failure());
+        add(out, "cause", f.fingerprint());
+        add(out, "parked from", f.deadFrom() == null ? null : f.deadFrom().toString());
+        add(out, "parked before", f.deadTo() == null ? null : f.deadTo().toString());
+        add(out, "ids", f.ids() == null || f.ids().isEmpty() ? null : String.join(", ", f.ids()));
+        add(out, "text", f.text());
+        return out.isEmpty() ? List.of("everything in the stream") : out;
+    }
+
+    private static void add(List<String> out, String name, String value) {
+        if (value != null) {
+            out.add(name + ": " + value);
+        }
+    }
+
+    private static String text(String note) {
+        if (note != null && note.length() > 2000) {
+            throw ProblemException.badRequest("note is limited to 2000 characters");
+        }
+        return note == null ? "" : note.trim();
+    }
+
+    private static String proposalId(String id) {
+        if (!id.matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")) {
+            throw ProblemException.badRequest("'" + id + "' is not a proposal id");
+        }
+        return id;
+    }
+}
