@@ -13,7 +13,10 @@ import org.eclipse.microprofile.openapi.annotations.security.SecuritySchemes;
         description = "Inspect, replay, redrive and discard parked jobs. Every endpoint needs credentials with a "
                 + "dlq-viewer, dlq-operator or dlq-automation role; errors are application/problem+json. Every "
                 + "endpoint: a query parameter given twice, or an Idempotency-Key header that is empty, blank, longer "
-                + "than 200 characters or given twice, is 400 /problems/ambiguous-request naming it."))
+                + "than 200 characters or given twice, is 400 /problems/ambiguous-request naming it; after "
+                + "redrive.logins.free-failures wrong passwords of a user (or free-failures-per-address from one "
+                + "address), Basic requests of that user or address are 429 /problems/too-many-failed-logins with "
+                + "Retry-After until the wait ends, even with the right password."))
 @SecuritySchemes({
         @SecurityScheme(securitySchemeName = "basic", type = SecuritySchemeType.HTTP, scheme = "basic"),
         @SecurityScheme(securitySchemeName = "jwt", type = SecuritySchemeType.HTTP, scheme = "bearer",

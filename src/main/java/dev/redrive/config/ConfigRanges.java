@@ -42,6 +42,16 @@ final class ConfigRanges {
         within("redrive.proposals.count-limit", c.proposals().countLimit(), 1, 100_000_000);
         within("redrive.redis.wait-replicas", c.redis().waitReplicas(), 0, 100);
         within("redrive.redis.wait-timeout", c.redis().waitTimeout(), MS, HOUR);
+        logins(c.logins());
+    }
+
+    private static void logins(RedriveConfig.Logins l) {
+        within("redrive.logins.free-failures", l.freeFailures(), 1, 1000);
+        within("redrive.logins.free-failures-per-address", l.freeFailuresPerAddress(), 1, 1_000_000);
+        within("redrive.logins.tracked", l.tracked(), 100, 10_000_000);
+        within("redrive.logins.lockout", l.lockout(), Duration.ofMillis(100), HOUR);
+        within("redrive.logins.max-lockout", l.maxLockout(), l.lockout(), DAY);
+        within("redrive.logins.forget-after", l.forgetAfter(), l.maxLockout(), WEEK);
     }
 
     static void queue(String p, QueueConfig q, int batch) {

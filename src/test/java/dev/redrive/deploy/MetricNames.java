@@ -26,7 +26,8 @@ final class MetricNames {
             "redrive_readers_failing",
             "redrive_trace_spans_ended_total",
             "redrive_trace_spans_exported_total",
-            "redrive_trace_spans_dropped_total");
+            "redrive_trace_spans_dropped_total",
+            "redrive_login_failures_total");
 
     private static final Pattern NAME = Pattern.compile("\\bredrive_[a-z0-9_]+");
     private static final Pattern HISTOGRAM_SERIES = Pattern.compile("_(bucket|count|sum|max)$");

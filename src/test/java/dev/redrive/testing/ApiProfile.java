@@ -46,6 +46,8 @@ public class ApiProfile implements QuarkusTestProfile {
                 .set("redrive.consumer-name", CONSUMER)
                 .set("redrive.console.redact-fields", REDACTED)
                 .set("redrive.console.refresh", "1s")
+                // Long enough that a lockout outlasts the requests a test makes during it (ThrottledLoginsTest steps the clock past it).
+                .set("redrive.logins.lockout", "30s")
                 .build();
     }
 }
