@@ -13,6 +13,7 @@ import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Startup;
 
 import dev.redrive.config.RedriveConfig;
 import io.quarkus.elytron.security.runtime.ElytronPasswordIdentityProvider;
@@ -37,6 +38,7 @@ import io.vertx.ext.web.RoutingContext;
  * console login of a waiting user (whose name is in the form's body) as a failed login. Bearer
  * tokens are not passwords and are not counted.
  */
+@Startup // its counters are scraped at 0 before anyone logs in
 @ApplicationScoped
 public class ThrottledLogins implements IdentityProvider<UsernamePasswordAuthenticationRequest> {
 

@@ -11,6 +11,7 @@ import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Startup;
 
 /**
  * Where every sampled span goes, counted: ended by redrive (and handed to the export), exported
@@ -20,6 +21,9 @@ import io.micrometer.core.instrument.MeterRegistry;
  * ended = exported + dropped. A drop is logged at WARN at most once a minute, with how many and
  * what to change (RUNBOOK, "Spans dropped").
  */
+// At start-up, so the counters are scraped at 0 with tracing off too (the alert rules and
+// dashboards read them whether or not this process traces).
+@Startup
 @ApplicationScoped
 public class SpanLedger {
 
