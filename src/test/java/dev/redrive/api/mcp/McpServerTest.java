@@ -142,7 +142,7 @@ class McpServerTest {
             refused(call(client, "list_entries", Map.of("dlq", DLQ, "failure", "sometimes")), "failure");
             refused(call(client, "count_matches", Map.of("dlq", DLQ, "filter", Map.of("colour", "red"))), "colour");
 
-            JsonNode audit = ok(call(client, "get_audit", Map.of("dlq", DLQ, "count", 50)));
+            JsonNode audit = ok(call(client, "get_audit", Map.of("dlq", DLQ, "count", 20)));
             List<String> calls = audit.get("items").findValues("fields").stream()
                     .filter(f -> "mcp-tool".equals(f.path("action").asText()))
                     .map(f -> f.get("actor").asText() + " " + f.get("tool").asText()).toList();
