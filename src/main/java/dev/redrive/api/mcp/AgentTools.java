@@ -1,5 +1,6 @@
 package dev.redrive.api.mcp;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import static dev.redrive.api.mcp.ToolSchemas.DLQ;
 import static dev.redrive.api.mcp.ToolSchemas.FILTER;
 import static dev.redrive.api.mcp.ToolSchemas.integer;
@@ -53,6 +54,7 @@ public class AgentTools {
     private static final Set<String> WRITERS = Set.of(Roles.OPERATOR, Roles.AUTOMATION);
 
     /** One tool: what an agent sees of it, who may call it, and what it does with the arguments. */
+    @RegisterForReflection // read by Jackson in a native image too
     record Tool(String name, String description, Map<String, Object> schema, boolean readOnly, Set<String> roles,
             Function<JsonNode, Object> run) {
     }
