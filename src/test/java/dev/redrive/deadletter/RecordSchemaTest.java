@@ -25,6 +25,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import dev.redrive.retry.FailureKind;
 
 /**
  * The record's field names and the stats hash's fields are spelt once, in {@link RecordField} and
@@ -109,6 +110,26 @@ class RecordSchemaTest {
         wanted.addAll(List.of(RecordField.SNAPSHOT_PREFIX, RecordField.MISSING, RecordField.PACKED));
         assertEquals(List.of(), wanted.stream().filter(w -> !quoted.contains(w)).toList(),
                 "names RecordField says a script writes, which no script under lua/ spells");
+    }
+
+    /**
+     * The failure kinds are spelt once, in {@link FailureKind}: a script that tests a job's kind (or
+     * a record's {@code failure}) against a name tests it against one of those. dead-letter.lua must
+     * know {@code missing}: a trimmed job of any other kind is refused, to be parked again as missing.
+     */
+    @Test
+    void theFailureKindsTheScriptsTestAreFailureKinds() {
+        Pattern tested = Pattern.compile("(?:\\bkind|record\\[\\s*'failure'\\s*\\])\\s*[~=]=\\s*'([^']*)'");
+        Set<String> found = new TreeSet<>();
+        scripts.values().forEach(text -> {
+            Matcher m = tested.matcher(text);
+            while (m.find()) {
+                found.add(m.group(1));
+            }
+        });
+        assertTrue(found.contains(FailureKind.MISSING.wireName()), "dead-letter.lua tests for the kind missing: " + found);
+        assertEquals(Set.of(), found.stream().filter(k -> FailureKind.named(k).isEmpty()).collect(Collectors.toSet()),
+                "failure kinds the scripts test that FailureKind does not name");
     }
 
     @Test
