@@ -47,16 +47,10 @@ import io.smallrye.common.annotation.Blocking;
 @Tag(name = "Proposals", description = "A bulk redrive proposed by one caller and approved by another operator")
 @SecurityRequirement(name = "basic")
 @SecurityRequirement(name = "jwt")
-@APIResponse(responseCode = "401", description = "No or bad credentials",
-        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
 @APIResponse(responseCode = "403", description = "Your roles do not allow this; or (own-proposal) you proposed it",
         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-@APIResponse(responseCode = "404", description = "Unknown dead-letter stream or proposal",
-        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-@APIResponse(responseCode = "400", description = "Malformed body, id, count or cursor",
-        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-@APIResponse(responseCode = "503", description = "Redis is down, full or slower than redrive.redis-timeout; see Retry-After",
-        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+@APIResponse(responseCode = "404", description = "Unknown dead-letter stream or proposal")
+@APIResponse(responseCode = "400", description = "Malformed body, id, count or cursor")
 public class ProposalResource {
 
     private static final Pattern ID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
@@ -139,8 +133,7 @@ public class ProposalResource {
                     + "other gets 409.")
     @APIResponse(responseCode = "202", description = "Approved; the redrive started")
     @APIResponse(responseCode = "409", description = "Already approved, rejected or expired (proposal-decided), or "
-            + "another redrive of the stream is unfinished (redrive-running; the proposal stays open)",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+            + "another redrive of the stream is unfinished (redrive-running; the proposal stays open)")
     public Response approve(@PathParam("dlq") String dlq, @PathParam("id") String id, byte[] body) {
         store.requireKnown(dlq);
         String note = note(body);
@@ -156,8 +149,7 @@ public class ProposalResource {
     @Operation(summary = "Reject a proposal",
             description = "Body: optional {\"note\": \"why\"}. Only a dlq-operator who did not propose it. Nothing moves.")
     @APIResponse(responseCode = "200", description = "Rejected")
-    @APIResponse(responseCode = "409", description = "Already approved, rejected or expired (proposal-decided)",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = "Already approved, rejected or expired (proposal-decided)")
     public Proposal reject(@PathParam("dlq") String dlq, @PathParam("id") String id, byte[] body) {
         store.requireKnown(dlq);
         String note = note(body);
