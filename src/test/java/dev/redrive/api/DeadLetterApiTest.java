@@ -471,7 +471,7 @@ class DeadLetterApiTest {
                     }
                 });
                 boolean read = name.startsWith("get /dlq/{dlq}/entries") || name.equals("get /dlq/{dlq}/audit");
-                if (read != String.valueOf(responses.get("503")).contains("Retry-After")) {
+                if (read != String.valueOf(responses.get("503").get("headers")).contains("Retry-After")) {
                     missing.add(name + ": 503 " + (read ? "without" : "with") + " the busy Retry-After header");
                 }
             }
