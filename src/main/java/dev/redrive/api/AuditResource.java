@@ -60,7 +60,6 @@ public class AuditResource {
     public Uni<AuditPage> audit(@PathParam("dlq") String dlq, @QueryParam("count") String count,
             @QueryParam("after") String after) {
         Requests.onlyParams(uri, Set.of("count", "after"));
-        store.requireKnown(dlq);
         int n = Requests.pageSize(count);
         String cursor = Requests.cursor(after);
         return permits.run(() -> store.audit(dlq, n, cursor).map(page -> new AuditPage(

@@ -90,7 +90,6 @@ public class DeadLetterActionResource {
                     + "characters; empty, blank or given twice is 400 /problems/ambiguous-request")
             @HeaderParam(AmbiguousRequests.IDEMPOTENCY_KEY) String idempotencyKey,
             @Schema(implementation = ReplayRequestDoc.class) byte[] body) {
-        store.requireKnown(dlq);
         Requests.entryId(id);
         Callers.requireMayReplay(identity, config);
         int max = config.replay().maxBodyBytes();
@@ -123,7 +122,6 @@ public class DeadLetterActionResource {
             + "(nothing changed)")
     public Uni<Map<String, String>> discard(@PathParam("dlq") String dlq, @PathParam("id") String id,
             @Parameter(description = "Why (required; kept in the audit trail)") @QueryParam("reason") String reason) {
-        store.requireKnown(dlq);
         Requests.entryId(id);
         if (reason == null || reason.isBlank()) {
             throw ProblemException.badRequest("a discard needs ?reason=... (it is kept in the audit trail)");

@@ -103,7 +103,6 @@ public class DeadLetterResource {
                     + "up to 200 characters)") @QueryParam("text") String text) {
         Requests.onlyParams(uri, Set.of("count", "after", "order", "origin", "job", "failure", "fingerprint", "deadFrom",
                 "deadTo", "ids", "text"));
-        store.requireKnown(dlq);
         int n = Requests.pageSize(count);
         String cursor = Requests.cursor(after);
         boolean newestFirst = order == null || order.equals("newest");
@@ -137,7 +136,6 @@ public class DeadLetterResource {
     @APIResponse(responseCode = "503", ref = ProblemResponses.BUSY)
     public Uni<EntryView> entry(@PathParam("dlq") String dlq, @PathParam("id") String id) {
         Requests.onlyParams(uri, Set.of());
-        store.requireKnown(dlq);
         Requests.entryId(id);
         int repeat = config.replay().repeatOffenderAfter();
         return permits.run(() -> store.excerpt(dlq, id)
@@ -164,7 +162,6 @@ public class DeadLetterResource {
             @Context HttpServerResponse response) {
         // No ranges or offsets: a parameter this endpoint ignored would send the whole value unasked.
         Requests.onlyParams(uri, Set.of());
-        store.requireKnown(dlq);
         Requests.entryId(id);
         return rawValues.stream(dlq, id, name, response);
     }

@@ -86,7 +86,6 @@ public class ProposalResource {
                     + "expiresAt (after redrive.proposals.ttl). Another dlq-operator approves it.")
     @APIResponse(responseCode = "201", description = "Proposed; the Location is the proposal")
     public Response propose(@PathParam("dlq") String dlq, byte[] body) {
-        store.requireKnown(dlq);
         JsonNode root = Requests.json(mapper, body, config.replay().maxBodyBytes());
         if (root == null) {
             throw ProblemException.badRequest("a proposal needs a JSON body; {} proposes a redrive of everything");
@@ -103,7 +102,6 @@ public class ProposalResource {
     public Proposals.ProposalPage list(@PathParam("dlq") String dlq, @QueryParam("count") String count,
             @QueryParam("after") String after) {
         Requests.onlyParams(uri, Set.of("count", "after"));
-        store.requireKnown(dlq);
         if (after != null && !CURSOR.matcher(after).matches()) {
             throw ProblemException.badRequest("after must be the next of a previous page");
         }
@@ -118,7 +116,6 @@ public class ProposalResource {
                     + "decidedAt, decisionNote) and, once approved, the redrive task it started (task).")
     @APIResponse(responseCode = "200", description = "The proposal")
     public Proposal get(@PathParam("dlq") String dlq, @PathParam("id") String id) {
-        store.requireKnown(dlq);
         return proposals.get(dlq, id(id));
     }
 
@@ -135,7 +132,6 @@ public class ProposalResource {
     @APIResponse(responseCode = "409", description = "Already approved, rejected or expired (proposal-decided), or "
             + "another redrive of the stream is unfinished (redrive-running; the proposal stays open)")
     public Response approve(@PathParam("dlq") String dlq, @PathParam("id") String id, byte[] body) {
-        store.requireKnown(dlq);
         String note = note(body);
         Proposal approved = proposals.approve(dlq, id(id), Callers.name(identity), note);
         return Response.accepted(approved).location(URI.create("/dlq/" + enc(dlq) + "/redrives/" + approved.task()))
@@ -151,7 +147,6 @@ public class ProposalResource {
     @APIResponse(responseCode = "200", description = "Rejected")
     @APIResponse(responseCode = "409", description = "Already approved, rejected or expired (proposal-decided)")
     public Proposal reject(@PathParam("dlq") String dlq, @PathParam("id") String id, byte[] body) {
-        store.requireKnown(dlq);
         String note = note(body);
         return proposals.reject(dlq, id(id), Callers.name(identity), note);
     }

@@ -88,7 +88,6 @@ public class RedriveResource {
             + "(redrive-running; the detail names it): wait for it or cancel it")
     @APIResponse(responseCode = "400", description = "Malformed body or filter")
     public Response start(@PathParam("dlq") String dlq, byte[] body) {
-        store.requireKnown(dlq);
         JsonNode root = Requests.json(mapper, body, config.replay().maxBodyBytes());
         RedriveSpec spec = RedriveBody.spec(root, true);
         if (config.redrives().requireApproval() && !spec.dryRun()) {
@@ -109,7 +108,6 @@ public class RedriveResource {
                     + "origin's key is of another type than a stream), detail.")
     @APIResponse(responseCode = "200", description = "The task")
     public RedriveStatus status(@PathParam("dlq") String dlq, @PathParam("task") String task) {
-        store.requireKnown(dlq);
         return redrives.status(dlq, taskId(task));
     }
 
@@ -120,7 +118,6 @@ public class RedriveResource {
     @APIResponse(responseCode = "200", description = "Cancelled")
     @APIResponse(responseCode = "409", description = "Already finished")
     public RedriveStatus cancel(@PathParam("dlq") String dlq, @PathParam("task") String task) {
-        store.requireKnown(dlq);
         return redrives.cancel(dlq, taskId(task), Callers.name(identity));
     }
 

@@ -85,7 +85,6 @@ public class EntryActions {
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     public Uni<Response> replay(@PathParam("dlq") String dlq, @PathParam("id") String id, @RestForm List<String> name,
             @RestForm List<String> value, @RestForm String note, @RestForm String confirm, @RestForm String key) {
-        reader.requireKnown(dlq);
         Requests.entryId(id);
         List<String> names = name == null ? List.of() : name;
         List<String> values = value == null ? List.of() : value;
@@ -122,7 +121,6 @@ public class EntryActions {
     @Path("discard")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     public Uni<Response> discard(@PathParam("dlq") String dlq, @PathParam("id") String id, @RestForm String reason) {
-        reader.requireKnown(dlq);
         Requests.entryId(id);
         if (reason == null || reason.isBlank()) {
             throw ProblemException.badRequest("a discard needs a reason (it is kept in the audit trail)");
