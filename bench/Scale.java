@@ -336,7 +336,9 @@ final class Scale {
         try (Bench.Service s = Bench.Service.start("punctuality", "retry-once",
                 Map.of("backoff", "200ms", "jitter", "0", "attempts", "3"))) {
             Bench.log("punctuality: warm-up, %,d jobs failing once for 0.2-1 s (recorded apart; as many as measured, like the failure path)", warm);
+            Waits fresh = Waits.of(s);
             long[] w = retries(warm, 0, "warm-up", 200, 800, enqueueMs / 5);
+            Map<String, Object> freshWaits = Waits.of(s).since(fresh, s, warm);
             Bench.log("punctuality: %,d jobs failing once for 0.2-5 s, enqueued over %d ms", jobs, enqueueMs);
             double jit0 = jitSeconds(s);
             s.mark();
@@ -375,7 +377,7 @@ final class Scale {
             Bench.emit(m);
             Bench.check(count != null && count.longValue() == jobs, "punctuality: %s of %d second attempts recorded",
                     count, jobs);
-            fresh(metrics, warm, w[1]);
+            fresh(metrics, warm, w[1], freshWaits);
         }
     }
 
@@ -388,7 +390,7 @@ final class Scale {
      * rolling deploy): its jobs are enqueued as soon as the service reads, so their retries fall in
      * its first minute, with the JIT still compiling the path.
      */
-    static void fresh(String metrics, int warm, long waiting) {
+    static void fresh(String metrics, int warm, long waiting, Map<String, Object> waits) {
         String lateness = "redrive_bench_retry_lateness_seconds";
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("name", "retry punctuality, fresh process: the warm-up's " + warm + " jobs failing once, Retry-After 0.2-1 s, "
@@ -404,6 +406,7 @@ final class Scale {
         Double early = labelled(metrics, "redrive_bench_retry_early_total{", null, "warm-up");
         m.put("early", early == null ? 0 : early.longValue());
         m.put("target", "p99 <= 20 ms");
+        m.putAll(waits);
         Bench.emit(m);
     }
 

@@ -90,7 +90,7 @@ echo "redis-server $(redis-server --version | awk '{print $3}') pid $REDIS_PID o
 APP="$(dirname "$JAR")"
 CP="$APP/lib/main/*:$APP/app/*"
 javac -nowarn -d "$OUT/classes" -cp "$CP" "$HERE/Bench.java" "$HERE/Scale.java" "$HERE/Traced.java" \
-  "$HERE/Production.java"
+  "$HERE/Production.java" "$HERE/Waits.java"
 
 # traced: the SDK's floor beside each rep is the peers' jvm/OtelFloor, built once in a private copy
 # (Maven offline first; its OTLP sender is not among the service's artifacts, so then once online)
