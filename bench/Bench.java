@@ -156,6 +156,7 @@ public class Bench {
                         gen(STAGE, jobs - 1, 0);
                         call("XGROUP", "CREATE", STAGE, GROUP, "0", "ENTRIESREAD", "0");
                         success.add(drain(s, "success path (no-op handler)", jobs, 0, 0, rep));
+                        RawBeside.after(success.get(success.size() - 1), rep);
                     }
                     if (which.equals("growth") && only.contains("growth")) {
                         call("DEL", STAGE);
