@@ -28,8 +28,7 @@ import io.smallrye.mutiny.Uni;
  */
 final class ImmediateRetries {
 
-    /** Logged under QueueWorker, with the other outcome writes. */
-    private static final Logger LOG = Logger.getLogger(QueueWorker.class);
+    private static final Logger LOG = Logger.getLogger(ImmediateRetries.class);
 
     /** A job to run again at once, and the failure and start of the attempt that just ended. */
     private record Again(Job job, Failure failure, Instant attemptedAt) {

@@ -30,8 +30,7 @@ import dev.redrive.retry.Failure;
  */
 final class Outcomes {
 
-    /** Logged under QueueWorker, as before these writes had a class of their own. */
-    private static final Logger LOG = Logger.getLogger(QueueWorker.class);
+    private static final Logger LOG = Logger.getLogger(Outcomes.class);
 
     /** The field replay.lua writes into every entry it replays. */
     private static final String REPLAY_OF = "replay-of";

@@ -24,8 +24,7 @@ import io.smallrye.mutiny.Uni;
  */
 final class Parking {
 
-    /** Logged under QueueWorker, as before parking had a class of its own. */
-    private static final Logger LOG = Logger.getLogger(QueueWorker.class);
+    private static final Logger LOG = Logger.getLogger(Parking.class);
 
     private final QueueSpec spec;
     private final DeadLetterWriter deadLetters;
