@@ -2,9 +2,7 @@ package dev.redrive.worker;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -28,6 +26,8 @@ final class PelSweep {
      */
     record Look(String owner, Duration minIdle, int ask, int room, Predicate<StreamAccess.Seen> wanted) {
     }
+
+    private static final StreamAccess.Claimed NOTHING = new StreamAccess.Claimed(List.of(), List.of());
 
     private final StreamAccess redis;
     private final String stream;
@@ -71,18 +71,15 @@ final class PelSweep {
 
     /**
      * A step that claims what it takes for {@code worker} with claim.lua (each entry only if still
-     * pending under the owner seen and idle at least {@code claimIdle}), parks the trimmed ones as
-     * missing, offers the claimed ones to run, then tells {@code done} both.
+     * pending under the owner seen and idle at least {@code claimIdle}), hands the claim to the
+     * worker (the claimed entries run, the trimmed ones are parked as missing), then to {@code done}.
      */
-    void claimFor(QueueWorker worker, Clock clock, Look look, Duration claimIdle,
-            BiConsumer<List<StreamAccess.Entry>, List<StreamAccess.Seen>> done) {
-        List<StreamAccess.Seen> missing = new ArrayList<>();
-        step(look, taken -> taken.isEmpty() ? Uni.createFrom().item(List.<StreamAccess.Entry>of())
-                : redis.claim(stream, group, worker.consumer(), clock.millis(), claimIdle, taken, missing),
+    void claimFor(QueueWorker worker, Clock clock, Look look, Duration claimIdle, Consumer<StreamAccess.Claimed> done) {
+        step(look, taken -> taken.isEmpty() ? Uni.createFrom().item(NOTHING)
+                : redis.claim(stream, group, worker.consumer(), clock.millis(), claimIdle, taken),
                 claimed -> {
-                    missing.forEach(worker::parkMissing);
-                    worker.offer(claimed);
-                    done.accept(claimed, missing);
+                    worker.took(claimed);
+                    done.accept(claimed);
                 });
     }
 }

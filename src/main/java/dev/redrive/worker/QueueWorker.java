@@ -157,8 +157,8 @@ public final class QueueWorker {
         this.handedOver = listener;
     }
 
-    /** Runs claimed entries (retries due, stalled jobs) as soon as slots allow. */
-    void offer(List<StreamAccess.Entry> entries) {
+    /** Runs entries as soon as slots allow. */
+    private void offer(List<StreamAccess.Entry> entries) {
         slots.offer(entries.stream().map(this::job).toList());
         pump();
     }
@@ -201,10 +201,16 @@ public final class QueueWorker {
                 RetryPolicy.decide(failure, job.attempt(), job.maxAttempts()), failure, now, span));
     }
 
-    /** Parks a pending entry whose stream entry is gone, with what is still known of it. */
-    void parkMissing(StreamAccess.Seen seen) {
-        Job job = new Job(spec.name(), spec.stream(), seen.id(), seen.deliveryCount(), spec.maxAttempts(), Map.of());
-        parkMissing(job, seen.owner(), null, null);
+    /**
+     * Runs what a claim took (retries due, stalled jobs) as soon as slots allow, and parks the
+     * entries it found trimmed as missing, with what is still known of them.
+     */
+    void took(StreamAccess.Claimed claimed) {
+        for (StreamAccess.Seen seen : claimed.gone()) {
+            Job job = new Job(spec.name(), spec.stream(), seen.id(), seen.deliveryCount(), spec.maxAttempts(), Map.of());
+            parkMissing(job, seen.owner(), null, null);
+        }
+        offer(claimed.entries());
     }
 
     /** Parks a job of this process whose entry turned out trimmed when its outcome was written. */

@@ -89,12 +89,8 @@ final class RetryScheduler {
         }
         List<StreamAccess.Seen> seen = new ArrayList<>(taken.size());
         taken.forEach(w -> seen.add(new StreamAccess.Seen(w.id(), Consumers.RETRY, w.attempt(), Duration.ZERO)));
-        List<StreamAccess.Seen> missing = new ArrayList<>();
-        redis.claim(spec.stream(), spec.group(), worker.consumer(), clock.millis(), Duration.ZERO, seen, missing)
-                .subscribe().with(claimed -> {
-                    missing.forEach(worker::parkMissing);
-                    worker.offer(claimed);
-                }, error -> LOG.debugf("claiming %d due retries of %s failed (%s); the safety-net poll finds them",
+        redis.claim(spec.stream(), spec.group(), worker.consumer(), clock.millis(), Duration.ZERO, seen)
+                .subscribe().with(worker::took, error -> LOG.debugf("claiming %d due retries of %s failed (%s); the safety-net poll finds them",
                         taken.size(), spec.stream(), error.getMessage()));
         // An entry the claim skipped was taken by another replica or has moved on since; whoever
         // hands it to the retry consumer next times it again.
@@ -120,7 +116,7 @@ final class RetryScheduler {
         // A page full of due entries means more wait: look again as slots free up, not at the next
         // tick (the slots just filled are busy until their jobs settle).
         sweep.claimFor(worker, clock, look, Duration.ZERO,
-                (claimed, missing) -> dueWaiting = !claimed.isEmpty() && claimed.size() >= free);
+                claimed -> dueWaiting = !claimed.entries().isEmpty() && claimed.entries().size() >= free);
     }
 
     /**

@@ -113,11 +113,11 @@ final class StallReclaimer {
             return;
         }
         Duration vt = spec.visibilityTimeout();
-        sweep.claimFor(worker, clock, new PelSweep.Look(null, vt, PAGE, free, this::stalled), vt, (claimed, missing) -> {
-            if (!claimed.isEmpty() || !missing.isEmpty()) {
+        sweep.claimFor(worker, clock, new PelSweep.Look(null, vt, PAGE, free, this::stalled), vt, claimed -> {
+            if (!claimed.entries().isEmpty() || !claimed.gone().isEmpty()) {
                 LOG.infof("stall recovery on %s: took over %d jobs idle for more than %s from stopped consumers "
-                        + "(%d more were trimmed and are parked as missing)", spec.stream(), claimed.size(), vt,
-                        missing.size());
+                        + "(%d more were trimmed and are parked as missing)", spec.stream(), claimed.entries().size(), vt,
+                        claimed.gone().size());
             }
         });
     }
