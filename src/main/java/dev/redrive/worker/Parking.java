@@ -1,15 +1,12 @@
 package dev.redrive.worker;
 
 import java.time.Instant;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Consumer;
 
 import org.jboss.logging.Logger;
 
 import dev.redrive.config.QueueSpec;
-import dev.redrive.deadletter.DeadLetterRecord;
 import dev.redrive.deadletter.DeadLetterWriter;
 import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
@@ -30,13 +27,10 @@ final class Parking {
     private final DeadLetterWriter deadLetters;
     private final QueueMetrics metrics;
     private final Runnable slotFreed;
-    private final Batcher<ToPark> parks;
+    private final Batcher<Held> parks;
 
-    /**
-     * A record to park, the redrive task its job's field names (null for none), and the span of
-     * the attempt that parks it (null when tracing is off), which the parked counter's exemplar names.
-     */
-    private record ToPark(DeadLetterRecord record, String redriveTask, AttemptSpan span) {
+    /** A job to park, and the span of the attempt that parks it (null when tracing is off): the parked counter's exemplar. */
+    private record Held(DeadLetterWriter.ToPark job, AttemptSpan span) {
     }
 
     /**
@@ -54,32 +48,18 @@ final class Parking {
                         + "and are parked on their next delivery", batch.size(), spec.stream()), later);
     }
 
-    /**
-     * Parks with the other jobs that failed in the same turn, jobs that a redrive sent back among
-     * them: the call names each redrive task once, and the script counts a job against its task
-     * only if redrive's ledger confirms the task sent it.
-     */
+    /** Parks with the other jobs that failed in the same turn, jobs that a redrive sent back among them. */
     void park(Job job, String owner, String failureKind, Failure failure, Instant attemptedAt, AttemptSpan span) {
-        DeadLetterRecord record = deadLetters.record(spec, job, owner, failureKind, failure, attemptedAt);
-        if (span != null) {
-            record = record.withLastAttemptTrace(span.traceparent());
-        }
-        parks.add(new ToPark(record, deadLetters.redriveTask(job, spec.stream()), span), slotFreed);
+        parks.add(new Held(new DeadLetterWriter.ToPark(job, owner, failureKind, failure, attemptedAt,
+                span == null ? null : span.traceparent()), span), slotFreed);
     }
 
-    private Uni<?> parkAll(List<ToPark> batch) {
-        List<DeadLetterRecord> records = batch.stream().map(ToPark::record).toList();
-        Set<String> tasks = new LinkedHashSet<>();
-        batch.forEach(p -> {
-            if (p.redriveTask() != null) {
-                tasks.add(p.redriveTask());
-            }
-        });
-        return deadLetters.parkAll(spec.name(), spec.deadLetters(), records, tasks)
+    private Uni<?> parkAll(List<Held> batch) {
+        return deadLetters.parkJobs(spec, batch.stream().map(Held::job).toList())
                 .invoke(outcomes -> countParked(batch, outcomes));
     }
 
-    private void countParked(List<ToPark> batch, List<DeadLetterWriter.Parked> outcomes) {
+    private void countParked(List<Held> batch, List<DeadLetterWriter.Parked> outcomes) {
         for (int i = 0; i < outcomes.size(); i++) {
             if (outcomes.get(i).id() != null) {
                 String kind = outcomes.get(i).record().failureKind();
