@@ -11,7 +11,6 @@ import dev.redrive.deadletter.DeadLetterWriter;
 import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
 import dev.redrive.retry.Failure;
-import dev.redrive.trace.AttemptSpan;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -29,8 +28,8 @@ final class Parking {
     private final Runnable slotFreed;
     private final Batcher<Held> parks;
 
-    /** A job to park, and the span of the attempt that parks it (null when tracing is off): the parked counter's exemplar. */
-    private record Held(DeadLetterWriter.ToPark job, AttemptSpan span) {
+    /** A job to park, and the trace of the attempt that parks it: the parked counter's exemplar. */
+    private record Held(DeadLetterWriter.ToPark job, AttemptTrace trace) {
     }
 
     /**
@@ -49,9 +48,9 @@ final class Parking {
     }
 
     /** Parks with the other jobs that failed in the same turn, jobs that a redrive sent back among them. */
-    void park(Job job, String owner, String failureKind, Failure failure, Instant attemptedAt, AttemptSpan span) {
+    void park(Job job, String owner, String failureKind, Failure failure, Instant attemptedAt, AttemptTrace trace) {
         parks.add(new Held(new DeadLetterWriter.ToPark(job, owner, failureKind, failure, attemptedAt,
-                span == null ? null : span.traceparent()), span), slotFreed);
+                trace.traceparent()), trace), slotFreed);
     }
 
     private Uni<?> parkAll(List<Held> batch) {
@@ -63,12 +62,7 @@ final class Parking {
         for (int i = 0; i < outcomes.size(); i++) {
             if (outcomes.get(i).id() != null) {
                 String kind = outcomes.get(i).record().failureKind();
-                AttemptSpan span = batch.get(i).span();
-                if (span == null) {
-                    metrics.deadLettered(kind);
-                } else {
-                    span.run(() -> metrics.deadLettered(kind));
-                }
+                batch.get(i).trace().run(() -> metrics.deadLettered(kind));
             }
         }
     }

@@ -17,7 +17,6 @@ import dev.redrive.redis.StreamAccess;
 import dev.redrive.retry.Decision;
 import dev.redrive.retry.Failure;
 import dev.redrive.retry.RetryPolicy;
-import dev.redrive.trace.AttemptSpan;
 import dev.redrive.trace.QueueTracer;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
@@ -54,7 +53,7 @@ public final class QueueWorker {
     private final Outcomes outcomes;
     private final Parking parking;
     private final Settlement settlement;
-    private final QueueTracer tracer; // null when tracing is off: nothing of it is built per job
+    private final Function<Job, AttemptTrace> traces;
 
     private final Slots slots = new Slots();
     private volatile boolean stopped = true;
@@ -76,7 +75,7 @@ public final class QueueWorker {
                 waiting -> handedOver.accept(waiting), this::offer, this::parkTrimmed);
         this.parking = new Parking(spec, deadLetters, metrics, this::later, this::slotFreed);
         this.settlement = new Settlement(consumer, outcomes, parking);
-        this.tracer = tracer;
+        this.traces = AttemptTrace.starter(tracer);
     }
 
     public QueueSpec spec() {
@@ -187,18 +186,18 @@ public final class QueueWorker {
 
     private void run(Job job) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-        AttemptSpan span = tracer == null ? null : tracer.start(job);
+        AttemptTrace trace = traces.apply(job);
         if (stopped || gate == Gate.PAUSED) {
-            settlement.settle(job, Decision.RELEASE, null, now, span);
+            settlement.settle(job, Decision.RELEASE, null, now, trace);
             return;
         }
         if (!RetryPolicy.mayRun(job.attempt(), job.maxAttempts())) {
             Failure over = Failure.overBudget(job.attempt(), job.maxAttempts());
-            settlement.settle(job, Decision.PARK_EXHAUSTED, over, null, span);
+            settlement.settle(job, Decision.PARK_EXHAUSTED, over, null, trace);
             return;
         }
-        attempts.run(job, span, failure -> settlement.settle(job,
-                RetryPolicy.decide(failure, job.attempt(), job.maxAttempts()), failure, now, span));
+        attempts.run(job, trace, failure -> settlement.settle(job,
+                RetryPolicy.decide(failure, job.attempt(), job.maxAttempts()), failure, now, trace));
     }
 
     /**
@@ -221,7 +220,7 @@ public final class QueueWorker {
     /** The park holds a slot of its own: it frees one once answered, as every park does. */
     private void parkMissing(Job job, String owner, Failure last, Instant attemptedAt) {
         slots.hold();
-        parking.park(job, owner, "missing", Failure.missing(spec.stream(), last), attemptedAt, null);
+        parking.park(job, owner, "missing", Failure.missing(spec.stream(), last), attemptedAt, AttemptTrace.NONE);
     }
 
     private void slotFreed() {
