@@ -2,7 +2,6 @@ package dev.redrive.worker;
 
 import java.time.Instant;
 import java.util.List;
-import java.util.function.Consumer;
 
 import org.jboss.logging.Logger;
 
@@ -25,6 +24,8 @@ final class Parking {
     private final QueueSpec spec;
     private final DeadLetterWriter deadLetters;
     private final QueueMetrics metrics;
+    private final OutcomeListener worker;
+    /** {@code worker::slotFreed}, built once: a bound method reference is a new object each time it is evaluated. */
     private final Runnable slotFreed;
     private final Batcher<Held> parks;
 
@@ -32,19 +33,15 @@ final class Parking {
     private record Held(DeadLetterWriter.ToPark job, AttemptTrace trace) {
     }
 
-    /**
-     * @param later     runs a task after the current event-loop turn
-     * @param slotFreed called once per job whose park is answered (or failed)
-     */
-    Parking(QueueSpec spec, DeadLetterWriter deadLetters, QueueMetrics metrics, Consumer<Runnable> later,
-            Runnable slotFreed) {
+    Parking(QueueSpec spec, DeadLetterWriter deadLetters, QueueMetrics metrics, OutcomeListener worker) {
         this.spec = spec;
         this.deadLetters = deadLetters;
         this.metrics = metrics;
-        this.slotFreed = slotFreed;
+        this.worker = worker;
+        this.slotFreed = worker::slotFreed;
         this.parks = new Batcher<>(this::parkAll,
                 (batch, e) -> LOG.errorf(e, "could not park %d jobs of %s; nothing was written, they stay pending "
-                        + "and are parked on their next delivery", batch.size(), spec.stream()), later);
+                        + "and are parked on their next delivery", batch.size(), spec.stream()), worker::later);
     }
 
     /** Parks with the other jobs that failed in the same turn, jobs that a redrive sent back among them. */

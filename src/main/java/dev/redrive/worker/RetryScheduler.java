@@ -50,16 +50,17 @@ final class RetryScheduler {
     }
 
     void start() {
-        worker.onHandedOver(this::handedOver);
         periodic.every(spec.retryPoll(), this::poll);
-        worker.onSlotsFreed(() -> {
-            if (dueWaiting) {
-                poll();
-            }
-            if (due.overdue()) {
-                claimDue();
-            }
-        });
+    }
+
+    /** A batch of the worker's slots came free: fill them when due retries wait. */
+    void slotsFreed() {
+        if (dueWaiting) {
+            poll();
+        }
+        if (due.overdue()) {
+            claimDue();
+        }
     }
 
     void stop() {
