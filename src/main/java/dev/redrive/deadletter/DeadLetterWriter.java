@@ -20,6 +20,7 @@ import dev.redrive.redis.DeadLetterScripts;
 import dev.redrive.redis.RedisTopology;
 import dev.redrive.redis.ScriptReply;
 import dev.redrive.retry.Failure;
+import dev.redrive.retry.FailureKind;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -74,8 +75,8 @@ public class DeadLetterWriter {
      * when its last attempt started (null: never attempted here) and that attempt's traceparent
      * (null when tracing is off).
      */
-    public record ToPark(Job job, String consumer, String failureKind, Failure failure, Instant lastAttemptAt,
-            String traceparent) {
+    public record ToPark(Job job, String consumer, FailureKind failureKind, Failure failure,
+            Instant lastAttemptAt, String traceparent) {
     }
 
     /**

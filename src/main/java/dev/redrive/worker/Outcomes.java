@@ -16,6 +16,7 @@ import dev.redrive.config.QueueSpec;
 import dev.redrive.deadletter.DeadLetterWriter;
 import dev.redrive.job.Durations;
 import dev.redrive.job.Job;
+import dev.redrive.job.ReservedField;
 import dev.redrive.observe.QueueMetrics;
 import dev.redrive.redis.StreamAccess;
 import dev.redrive.retry.Failure;
@@ -30,9 +31,6 @@ import dev.redrive.retry.Failure;
 final class Outcomes {
 
     private static final Logger LOG = Logger.getLogger(Outcomes.class);
-
-    /** The field replay.lua writes into every entry it replays. */
-    private static final String REPLAY_OF = "replay-of";
 
     private final QueueSpec spec;
     private final StreamAccess redis;
@@ -96,7 +94,7 @@ final class Outcomes {
     /** Acks the job; a replayed one also leaves the replay ledger. */
     void done(Job job) {
         acks.add(job.id(), slotFreed);
-        if (job.fields().containsKey(REPLAY_OF)) {
+        if (job.fields().containsKey(ReservedField.REPLAY_OF.wireName())) {
             doneReplays.add(job.id(), () -> { });
         }
     }

@@ -10,6 +10,7 @@ import dev.redrive.deadletter.DeadLetterWriter;
 import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
 import dev.redrive.retry.Failure;
+import dev.redrive.retry.FailureKind;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -45,7 +46,7 @@ final class Parking {
     }
 
     /** Parks with the other jobs that failed in the same turn, jobs that a redrive sent back among them. */
-    void park(Job job, String owner, String failureKind, Failure failure, Instant attemptedAt, AttemptTrace trace) {
+    void park(Job job, String owner, FailureKind failureKind, Failure failure, Instant attemptedAt, AttemptTrace trace) {
         parks.add(new Held(new DeadLetterWriter.ToPark(job, owner, failureKind, failure, attemptedAt,
                 trace.traceparent()), trace), slotFreed);
     }

@@ -16,6 +16,7 @@ import dev.redrive.redis.StreamAccess;
 import dev.redrive.redis.StreamInfo;
 import dev.redrive.retry.Decision;
 import dev.redrive.retry.Failure;
+import dev.redrive.retry.FailureKind;
 import dev.redrive.retry.RetryPolicy;
 import dev.redrive.trace.QueueTracer;
 import io.smallrye.mutiny.Uni;
@@ -233,7 +234,7 @@ final class QueueWorker implements OutcomeListener {
     /** The park holds a slot of its own: it frees one once answered, as every park does. */
     private void parkMissing(Job job, String owner, Failure last, Instant attemptedAt) {
         slots.hold();
-        parking.park(job, owner, "missing", Failure.missing(spec.stream(), last), attemptedAt, AttemptTrace.NONE);
+        parking.park(job, owner, FailureKind.MISSING, Failure.missing(spec.stream(), last), attemptedAt, AttemptTrace.NONE);
     }
 
     @Override
