@@ -1,6 +1,7 @@
 package dev.redrive.worker;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -44,8 +45,11 @@ final class QueueWorker implements OutcomeListener {
         OPEN, PAUSED, PROBING
     }
 
+    private static final StreamAccess.Claimed NOTHING = new StreamAccess.Claimed(List.of(), List.of());
+
     private final QueueSpec spec;
     private final String consumer;
+    private final StreamAccess redis;
     private final NewEntries reads;
     private final Attempts attempts;
     private final QueueMetrics metrics;
@@ -67,6 +71,7 @@ final class QueueWorker implements OutcomeListener {
             Clock clock, QueueTracer tracer) {
         this.spec = spec;
         this.consumer = consumer;
+        this.redis = redis;
         this.reads = new NewEntries(spec, consumer, redis, reader, vertx);
         this.attempts = new Attempts(handler, metrics);
         this.metrics = metrics;
@@ -78,7 +83,7 @@ final class QueueWorker implements OutcomeListener {
         this.traces = AttemptTrace.starter(tracer);
         // Last: both keep this worker, whose fields are all set by now, and use it once started.
         this.retries = new RetryScheduler(this, redis, vertx, clock);
-        this.stalls = new StallReclaimer(this, redis, vertx, clock);
+        this.stalls = new StallReclaimer(this, redis, vertx);
     }
 
     QueueSpec spec() {
@@ -202,6 +207,18 @@ final class QueueWorker implements OutcomeListener {
         }
         attempts.run(job, trace, failure -> settlement.settle(job,
                 RetryPolicy.decide(failure, job.attempt(), job.maxAttempts()), failure, now, trace));
+    }
+
+    /**
+     * Claims pending entries for this worker with claim.lua: each only if still pending under the
+     * owner seen, with the delivery count seen, idle at least {@code minIdle}. {@link #took} runs
+     * what it claimed.
+     */
+    Uni<StreamAccess.Claimed> claim(List<StreamAccess.Seen> seen, Duration minIdle) {
+        if (seen.isEmpty()) {
+            return Uni.createFrom().item(NOTHING);
+        }
+        return redis.claim(spec.stream(), spec.group(), consumer, clock.millis(), minIdle, seen);
     }
 
     /**

@@ -36,24 +36,22 @@ final class ReceiveLimitWatch {
     private final WatchSpec spec;
     private final StreamInfo streams;
     private final DeadLetterWriter deadLetters;
-    private final Periodic periodic;
     private final PelSweep sweep;
 
     ReceiveLimitWatch(WatchSpec spec, StreamAccess redis, StreamInfo streams, DeadLetterWriter deadLetters, Vertx vertx) {
         this.spec = spec;
         this.streams = streams;
         this.deadLetters = deadLetters;
-        this.periodic = new Periodic(vertx);
-        this.sweep = new PelSweep(redis, spec.stream(), spec.group(), PAGE,
-                new OutageLog(LOG, "checking receive counts of " + spec.stream() + "/" + spec.group()));
+        this.sweep = new PelSweep(redis, vertx, spec.stream(), spec.group(), PAGE, LOG,
+                "checking receive counts of " + spec.stream() + "/" + spec.group());
     }
 
     void start() {
-        periodic.every(spec.interval(), this::scan);
+        sweep.every(spec.interval(), this::scan);
     }
 
     void stop() {
-        periodic.cancel();
+        sweep.stop();
     }
 
     void scan() {
