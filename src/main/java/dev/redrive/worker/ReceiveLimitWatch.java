@@ -54,7 +54,7 @@ final class ReceiveLimitWatch {
         sweep.stop();
     }
 
-    void scan() {
+    private void scan() {
         // No room to fill here: every entry of the page over the limit is parked, and the cursor
         // moves past the whole page.
         PelSweep.Look overLimit = new PelSweep.Look(null, Duration.ZERO, PAGE, Integer.MAX_VALUE,

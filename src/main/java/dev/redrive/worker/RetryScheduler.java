@@ -90,7 +90,7 @@ final class RetryScheduler {
         // hands it to the retry consumer next times it again.
     }
 
-    void poll() {
+    private void poll() {
         if (due.overdue()) {
             // Due while the queue was paused or full, and no slot has come free since.
             claimDue();

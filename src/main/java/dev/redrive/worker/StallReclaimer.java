@@ -63,7 +63,7 @@ final class StallReclaimer {
      * from the PEL): its outcome decides (acked if it succeeds, parked as missing if it fails), and
      * it is logged once.
      */
-    void heartbeat() {
+    private void heartbeat() {
         List<String> running = worker.runningIds();
         reported.retainAll(running);
         if (running.isEmpty()) {
@@ -98,7 +98,7 @@ final class StallReclaimer {
         maybeStalled = maybe;
     }
 
-    void reclaim() {
+    private void reclaim() {
         if (!maybeStalled) {
             return;
         }
@@ -126,7 +126,7 @@ final class StallReclaimer {
     }
 
     /** Removes consumers idle past the visibility timeout that own nothing; never one with pending entries. */
-    void forgetGoneConsumers() {
+    private void forgetGoneConsumers() {
         redis.forgetConsumers(spec.stream(), spec.group(), spec.visibilityTimeout(),
                 List.of(worker.consumer(), Consumers.RETRY)).subscribe().with(names -> {
                     if (!names.isEmpty()) {
