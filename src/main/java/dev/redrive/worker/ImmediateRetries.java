@@ -34,12 +34,10 @@ final class ImmediateRetries {
     }
 
     private final Batcher<Again> again;
-    private final OutcomeListener worker;
     /** {@code worker::slotFreed}, built once: a bound method reference is a new object each time it is evaluated. */
     private final Runnable slotFreed;
 
     ImmediateRetries(QueueSpec spec, String consumer, StreamAccess redis, OutcomeListener worker) {
-        this.worker = worker;
         this.slotFreed = worker::slotFreed;
         this.again = new Batcher<>(jobs -> {
             Map<Integer, List<String>> byAttempt = new TreeMap<>();

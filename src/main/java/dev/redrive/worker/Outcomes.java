@@ -40,6 +40,9 @@ final class Outcomes {
     private final Batcher<String> doneReplays;
     private final Batcher<Handoff> retries;
     private final ImmediateRetries atOnce;
+    private final OutcomeListener worker;
+    /** {@code worker::slotFreed}, built once: a bound method reference is a new object each time it is evaluated. */
+    private final Runnable slotFreed;
 
     /**
      * A failed job on its way to the retry consumer, how long it is to wait there, and the epoch ms
@@ -50,10 +53,6 @@ final class Outcomes {
             return job.id();
         }
     }
-
-    private final OutcomeListener worker;
-    /** {@code worker::slotFreed}, built once: a bound method reference is a new object each time it is evaluated. */
-    private final Runnable slotFreed;
 
     Outcomes(QueueSpec spec, String consumer, StreamAccess redis, DeadLetterWriter deadLetters, QueueMetrics metrics,
             Clock clock, OutcomeListener worker) {
