@@ -73,7 +73,7 @@ class ProviderOutageTest {
         downstream.respond(r -> {
             if (down.get()) {
                 failedCalls.incrementAndGet();
-                if (workers.running().get("calls").paused()) {
+                if (Boolean.TRUE.equals(workers.pausedByQueue().get("calls"))) {
                     failedWhilePaused.incrementAndGet(); // a probe
                 }
                 return Answer.status(503, "provider down");
@@ -81,12 +81,13 @@ class ProviderOutageTest {
             completed.add(r.jobId());
             return Answer.ok();
         });
-        Await.until("the queue to start", Duration.ofSeconds(20), () -> workers.running().containsKey("calls"));
+        Await.until("the queue to start", Duration.ofSeconds(20), () -> workers.pausedByQueue().containsKey("calls"));
         Set<String> ids = new HashSet<>();
         for (int i = 0; i < BACKLOG; i++) {
             ids.add("calls/" + streams.add("calls", Map.of("payload", "{\"n\":" + i + "}")));
         }
-        Await.until("the queue to pause", Duration.ofSeconds(20), () -> workers.running().get("calls").paused());
+        Await.until("the queue to pause", Duration.ofSeconds(20),
+                () -> Boolean.TRUE.equals(workers.pausedByQueue().get("calls")));
         Await.until(PROBES + " probes to fail while the queue is paused", Duration.ofSeconds(30),
                 () -> failedWhilePaused.get() >= PROBES);
         int callsDuringOutage = failedCalls.get();
