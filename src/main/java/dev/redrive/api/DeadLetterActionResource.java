@@ -30,7 +30,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.redrive.config.RedriveConfig;
-import dev.redrive.deadletter.DeadLetterReader;
 import dev.redrive.deadletter.Replays;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
@@ -47,9 +46,6 @@ import io.smallrye.mutiny.Uni;
         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
 @RedisTimeLimit
 public class DeadLetterActionResource {
-
-    @Inject
-    DeadLetterReader store;
 
     @Inject
     Replays replays;

@@ -31,7 +31,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.redrive.config.RedriveConfig;
-import dev.redrive.deadletter.DeadLetterReader;
 import dev.redrive.redrive.Proposal;
 import dev.redrive.redrive.Proposals;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -59,9 +58,6 @@ public class ProposalResource {
 
     @Inject
     Proposals proposals;
-
-    @Inject
-    DeadLetterReader store;
 
     @Inject
     RedriveConfig config;

@@ -26,7 +26,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.redrive.config.RedriveConfig;
-import dev.redrive.deadletter.DeadLetterReader;
 import dev.redrive.redrive.Proposal;
 import dev.redrive.redrive.Proposals;
 import dev.redrive.redrive.RedriveSpec;
@@ -52,9 +51,6 @@ public class RedriveResource {
 
     @Inject
     Proposals proposals;
-
-    @Inject
-    DeadLetterReader store;
 
     @Inject
     RedriveConfig config;
