@@ -55,8 +55,8 @@ final class ConfigRanges {
     }
 
     static void queue(String p, QueueConfig q, int batch) {
-        within(p + "attempts", q.attempts(), 1, 1000);
-        within(p + "backoff", q.backoff(), Duration.ZERO, WEEK);
+        within(p + "attempts", q.attempts(), 1, 1000, "it defaults to JOB_ATTEMPTS");
+        within(p + "backoff", q.backoff(), Duration.ZERO, WEEK, "it defaults to RETRY_BACKOFF_MS");
         within(p + "max-backoff", q.maxBackoff(), Duration.ZERO, WEEK);
         within(p + "max-retry-after", q.maxRetryAfter(), Duration.ZERO, WEEK);
         within(p + "concurrency", q.concurrency(), 1, 10_000);
@@ -71,19 +71,49 @@ final class ConfigRanges {
     }
 
     static void watch(String p, WatchConfig w) {
-        within(p + "max-receive-count", w.maxReceiveCount(), 1, 1_000_000);
+        within(p + "max-receive-count", w.maxReceiveCount(), 1, 1_000_000, "it defaults to MAX_RECEIVE_COUNT");
         within(p + "interval", w.interval(), MS, HOUR);
     }
 
     static void within(String property, Duration value, Duration min, Duration max) {
-        if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
-            throw new InvalidConfigException(property, "must be between " + min + " and " + max + " (got " + value + ")");
+        within(property, value, min, max, null);
+    }
+
+    /**
+     * The one check of a duration's bounds; {@code hint} (or null) says where its default comes
+     * from, said with a value below the least. A least of zero or of 1ms is said as what it means
+     * (not negative, positive).
+     */
+    static void within(String property, Duration value, Duration min, Duration max, String hint) {
+        if (value.compareTo(min) < 0) {
+            String least = min.isZero() ? "must not be negative" : min.equals(MS) ? "must be positive"
+                    : "must be between " + min + " and " + max;
+            throw new InvalidConfigException(property, least + got(value, hint));
+        }
+        if (value.compareTo(max) > 0) {
+            throw new InvalidConfigException(property, "must be between " + min + " and " + max + got(value, null));
         }
     }
 
     static void within(String property, long value, long min, long max) {
-        if (value < min || value > max) {
-            throw new InvalidConfigException(property, "must be between " + min + " and " + max + " (got " + value + ")");
+        within(property, value, min, max, null);
+    }
+
+    /**
+     * The one check of a number's bounds; {@code hint} (or null) says where its default comes from,
+     * said with a value below the least.
+     */
+    static void within(String property, long value, long min, long max, String hint) {
+        if (value < min) {
+            String least = min == 1 ? "must be at least 1" : "must be between " + min + " and " + max;
+            throw new InvalidConfigException(property, least + got(value, hint));
         }
+        if (value > max) {
+            throw new InvalidConfigException(property, "must be between " + min + " and " + max + got(value, null));
+        }
+    }
+
+    private static String got(Object value, String hint) {
+        return " (got " + value + (hint == null ? "" : "; " + hint) + ")";
     }
 }

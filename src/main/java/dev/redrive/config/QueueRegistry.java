@@ -34,11 +34,8 @@ public final class QueueRegistry {
      *        stream's hash slot, or the dead-letter move could never be one script
      */
     public QueueRegistry(RedriveConfig config, Predicate<String> handlerExists, boolean cluster) {
-        // A zero time limit would fail every operator call at once, and a zero gauge interval
-        // would refresh gauges without pause: both are typos, refused before anything runs.
-        requirePositive("redrive.redis-timeout", config.redisTimeout());
-        requirePositive("redrive.reads.stall-timeout", config.reads().stallTimeout());
-        requirePositive("redrive.gauge-interval", config.gaugeInterval());
+        // Every bound of a number or a duration is ConfigRanges' (a zero time limit would fail every
+        // operator call at once, a zero gauge interval refresh without pause): refused before anything runs.
         ConfigRanges.global(config);
         requireWaitable(config.redis(), config.redisTimeout(), cluster);
         Map<String, QueueSpec> specs = new LinkedHashMap<>();
@@ -90,12 +87,6 @@ public final class QueueRegistry {
         return names;
     }
 
-    private static void requirePositive(String property, Duration value) {
-        if (value.isZero() || value.isNegative()) {
-            throw new InvalidConfigException(property, "must be positive (got " + value + ")");
-        }
-    }
-
     private static void requireSameSlot(String property, String stream, String deadLetters) {
         if (!RedisKeys.sameSlot(stream, deadLetters)) {
             throw new InvalidConfigException(property, "is '" + deadLetters + "' (or DLQ_NAME), in another Redis Cluster "
@@ -116,13 +107,6 @@ public final class QueueRegistry {
         String stream = w.stream().filter(s -> !s.isBlank()).orElse(name);
         String group = w.group().filter(s -> !s.isBlank())
                 .orElseThrow(() -> new InvalidConfigException(p + "group", "is required: the consumer group to police"));
-        if (w.maxReceiveCount() < 1) {
-            throw new InvalidConfigException(p + "max-receive-count",
-                    "must be at least 1 (got " + w.maxReceiveCount() + "; it defaults to MAX_RECEIVE_COUNT)");
-        }
-        if (w.interval().isNegative() || w.interval().isZero()) {
-            throw new InvalidConfigException(p + "interval", "must be positive (got " + w.interval() + ")");
-        }
         ConfigRanges.watch(p, w);
         String dlq = w.dlq().filter(s -> !s.isBlank()).orElse(RedisKeys.defaultDeadLetters(stream));
         if (dlq.equals(stream)) {
@@ -140,50 +124,15 @@ public final class QueueRegistry {
         if (q.group().isBlank()) {
             throw new InvalidConfigException(p + "group", "must not be blank");
         }
-        if (q.attempts() < 1) {
-            throw new InvalidConfigException(p + "attempts",
-                    "must be at least 1 (got " + q.attempts() + "; it defaults to JOB_ATTEMPTS)");
-        }
-        if (q.backoff().isNegative()) {
-            throw new InvalidConfigException(p + "backoff",
-                    "must not be negative (got " + q.backoff() + "; it defaults to RETRY_BACKOFF_MS)");
-        }
-        if (q.maxBackoff().isNegative()) {
-            throw new InvalidConfigException(p + "max-backoff", "must not be negative (got " + q.maxBackoff() + ")");
-        }
         if (q.jitter() < 0 || q.jitter() > 1) {
             throw new InvalidConfigException(p + "jitter", "must be between 0 and 1 (got " + q.jitter() + ")");
         }
-        if (q.concurrency() < 1) {
-            throw new InvalidConfigException(p + "concurrency", "must be at least 1 (got " + q.concurrency() + ")");
-        }
         int batch = q.batch().orElse(Math.min(q.concurrency(), 200));
-        if (batch < 1) {
-            throw new InvalidConfigException(p + "batch", "must be at least 1 (got " + batch + ")");
-        }
-        if (q.block().isNegative() || q.block().isZero()) {
-            throw new InvalidConfigException(p + "block", "must be positive (got " + q.block() + ")");
-        }
-        if (q.retryPoll().isNegative() || q.retryPoll().isZero()) {
-            throw new InvalidConfigException(p + "retry-poll", "must be positive (got " + q.retryPoll() + ")");
-        }
-        if (q.visibilityTimeout().compareTo(java.time.Duration.ofMillis(300)) < 0) {
-            throw new InvalidConfigException(p + "visibility-timeout", "must be at least 300ms (got " + q.visibilityTimeout() + ")");
-        }
         ConfigRanges.queue(p, q, batch);
         URI url = null;
         if (QueueSpec.HTTP_HANDLER.equals(q.handler())) {
             url = httpUrl(p, q.http());
-            if (q.http().timeout().isNegative() || q.http().timeout().isZero()) {
-                throw new InvalidConfigException(p + "http.timeout", "must be positive (got " + q.http().timeout() + ")");
-            }
-            if (q.http().bulkhead() < 1) {
-                throw new InvalidConfigException(p + "http.bulkhead", "must be at least 1");
-            }
             var cb = q.http().circuitBreaker();
-            if (cb.window() < 1) {
-                throw new InvalidConfigException(p + "http.circuit-breaker.window", "must be at least 1");
-            }
             if (cb.failureRatio() <= 0 || cb.failureRatio() > 1) {
                 throw new InvalidConfigException(p + "http.circuit-breaker.failure-ratio", "must be in (0, 1]");
             }
