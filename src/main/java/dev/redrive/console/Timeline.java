@@ -11,6 +11,7 @@ import dev.redrive.deadletter.DeadLetterEntry;
 import dev.redrive.deadletter.EntryHistory;
 import dev.redrive.deadletter.Excerpt;
 import dev.redrive.deadletter.RecordField;
+import dev.redrive.job.ReservedField;
 
 /**
  * The life of one dead letter in time order: added to its stream (as a replay of an earlier dead
@@ -25,9 +26,6 @@ final class Timeline {
 
     private Timeline() {
     }
-
-    /** The field of a replayed job's snapshot naming the dead letter it was replayed from ({@code <dlq>/<id>}). */
-    static final String REPLAY_OF = "replay-of";
 
     static List<Event> of(String dlq, String id, Excerpt entry, EntryHistory.History history) {
         List<Event> events = new ArrayList<>();
@@ -57,7 +55,7 @@ final class Timeline {
     /** {dlq, id} of the dead letter this one's job was replayed from, or null. */
     static String[] replayOf(String dlq, Excerpt entry, EntryHistory.History history) {
         if (entry != null) {
-            Excerpt.Value v = entry.snapshot().get(REPLAY_OF);
+            Excerpt.Value v = entry.snapshot().get(ReservedField.REPLAY_OF.wireName());
             if (v != null && !v.truncated()) {
                 String text = new String(v.bytes(), StandardCharsets.UTF_8);
                 int slash = text.lastIndexOf('/');

@@ -6,6 +6,7 @@ import java.util.List;
 
 import dev.redrive.job.Job;
 import dev.redrive.retry.Failure;
+import dev.redrive.retry.FailureKind;
 
 /**
  * The record written beside a parked job's snapshot, as stream fields named by {@link RecordField}.
@@ -38,9 +39,9 @@ public record DeadLetterRecord(
                 maxAttempts, enqueuedAt, lastAttemptAt, deadAt, "");
     }
 
-    public static DeadLetterRecord of(Job job, String group, String consumer, String failureKind, Failure failure,
+    public static DeadLetterRecord of(Job job, String group, String consumer, FailureKind kind, Failure failure,
             Instant lastAttemptAt, Instant deadAt) {
-        return new DeadLetterRecord(job.stream(), job.id(), group, consumer, job.name(), failureKind,
+        return new DeadLetterRecord(job.stream(), job.id(), group, consumer, job.name(), kind.wireName(),
                 failure.errorType(), failure.reason(), Fingerprint.of(failure.errorType(), failure.reason()),
                 job.attempt(), job.maxAttempts(), job.enqueuedAt(), lastAttemptAt, deadAt);
     }
@@ -58,7 +59,7 @@ public record DeadLetterRecord(
      */
     public DeadLetterRecord asMissing() {
         Failure missing = Failure.missing(originStream, new Failure(true, true, errorType, reason, null));
-        return new DeadLetterRecord(originStream, originId, group, consumer, job, "missing", missing.errorType(),
+        return new DeadLetterRecord(originStream, originId, group, consumer, job, FailureKind.MISSING.wireName(), missing.errorType(),
                 missing.reason(), Fingerprint.of(missing.errorType(), missing.reason()), attempts, maxAttempts,
                 enqueuedAt, lastAttemptAt, deadAt, lastAttemptTrace);
     }

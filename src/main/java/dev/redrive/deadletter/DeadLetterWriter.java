@@ -19,6 +19,7 @@ import dev.redrive.redis.DeadLetterScripts;
 import dev.redrive.redis.RedisTopology;
 import dev.redrive.redis.ScriptReply;
 import dev.redrive.retry.Failure;
+import dev.redrive.retry.FailureKind;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -69,9 +70,9 @@ public class DeadLetterWriter {
     }
 
     /** The record of a job about to be parked from a queue. */
-    public DeadLetterRecord record(QueueSpec queue, Job job, String consumer, String failureKind, Failure failure,
+    public DeadLetterRecord record(QueueSpec queue, Job job, String consumer, FailureKind kind, Failure failure,
             Instant lastAttemptAt) {
-        return DeadLetterRecord.of(job, queue.group(), consumer, failureKind, failure, lastAttemptAt, now());
+        return DeadLetterRecord.of(job, queue.group(), consumer, kind, failure, lastAttemptAt, now());
     }
 
     /**

@@ -3,10 +3,11 @@ package dev.redrive.deadletter;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 
+import dev.redrive.retry.FailureKind;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
 /**
@@ -25,8 +26,9 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 public record EntryFilter(String origin, String job, String failure, String fingerprint, Instant deadFrom,
         Instant deadTo, List<String> ids, String text) {
 
-    /** The failure kinds dead-letter.lua counts (see its header). */
-    public static final Set<String> FAILURE_KINDS = Set.of("terminal", "exhausted", "missing", "max-receive");
+    /** The values {@code failure} takes: the failure kinds' names, in their order. */
+    public static final List<String> FAILURE_KINDS = Arrays.stream(FailureKind.values()).map(FailureKind::wireName)
+            .toList();
 
     public static final EntryFilter ALL = new EntryFilter(null, null, null, null, null, null, List.of(), null);
 

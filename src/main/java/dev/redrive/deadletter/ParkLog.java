@@ -8,6 +8,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jboss.logging.Logger;
 
+import dev.redrive.retry.FailureKind;
+
 /**
  * The operator's log line for each parked job, summarised in bursts: the first few parks of a
  * cause (dead-letter stream and fingerprint) in a window are logged whole, the rest of that window
@@ -18,7 +20,6 @@ final class ParkLog {
 
     private static final Logger LOG = Logger.getLogger(DeadLetterWriter.class);
     static final int WHOLE_PER_WINDOW = 10;
-    private static final String MISSING = "missing";
 
     private record Cause(String deadLetters, String fingerprint) {
     }
@@ -33,7 +34,7 @@ final class ParkLog {
 
     void parked(String deadLetters, DeadLetterRecord record, String dlqId) {
         Window window = windows.computeIfAbsent(new Cause(deadLetters, record.fingerprint().id()), c -> new Window());
-        if (window.logged.incrementAndGet() <= WHOLE_PER_WINDOW && MISSING.equals(record.failureKind())) {
+        if (window.logged.incrementAndGet() <= WHOLE_PER_WINDOW && FailureKind.MISSING.wireName().equals(record.failureKind())) {
             trimmed(deadLetters, record, dlqId);
         } else if (window.logged.get() <= WHOLE_PER_WINDOW) {
             LOG.warnf("parked job %s/%s (%s) after %d of %d attempts: %s: %s; it is %s/%s, replay with "

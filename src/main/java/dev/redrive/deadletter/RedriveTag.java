@@ -3,17 +3,16 @@ package dev.redrive.deadletter;
 import java.util.Optional;
 
 import dev.redrive.job.Job;
+import dev.redrive.job.ReservedField;
 import dev.redrive.redis.RedisKeys;
 
 /**
- * The {@code redrive-task} field a bulk redrive puts on each job it sends back
+ * The {@link ReservedField#REDRIVE_TASK} field a bulk redrive puts on each job it sends back
  * ({@code <dead-letter stream>/<task id>}). Any producer can write the field, so it is only a hint
  * of which task to look at: dead-letter.lua counts a job parked again against the task only when
  * redrive's ledger ({@link RedisKeys#replayed}) says the task sent that very entry.
  */
 public final class RedriveTag {
-
-    public static final String FIELD = "redrive-task";
 
     private RedriveTag() {
     }
@@ -24,7 +23,7 @@ public final class RedriveTag {
 
     /** The task hash to count a re-parked job against, or null when the job came from no redrive. */
     public static String taskKey(Job job) {
-        Optional<String> tag = job.text(FIELD);
+        Optional<String> tag = job.text(ReservedField.REDRIVE_TASK.wireName());
         if (tag.isEmpty()) {
             return null;
         }

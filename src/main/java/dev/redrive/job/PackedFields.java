@@ -9,12 +9,12 @@ import java.util.Map;
  * Fields packed into one value by the Lua scripts (lib/fields.lua): {@code <bytes>:<name><bytes>:<value>...}.
  * A command from Lua can't carry more than about 8,000 arguments, so a snapshot of more than
  * 3,500 fields is parked packed, and a replay of more than that many fields goes back to its
- * stream packed in the {@value #REPLAYED} field; redrive unpacks both wherever it reads them.
+ * stream packed in the {@link ReservedField#PACKED} field; redrive unpacks both wherever it reads them.
  */
 public final class PackedFields {
 
     /** The field of a replayed entry that carries its fields packed (consumers of other groups see it as is). */
-    public static final String REPLAYED = "redrive-packed";
+    private static final String REPLAYED = ReservedField.PACKED.wireName();
 
     private PackedFields() {
     }
@@ -47,7 +47,7 @@ public final class PackedFields {
     }
 
     /**
-     * The fields as the job's handler should see them: a replayed entry's {@value #REPLAYED}
+     * The fields as the job's handler should see them: a replayed entry's {@link ReservedField#PACKED}
      * field unpacked in its place, the fields redrive added beside it kept. Anything else, or a
      * value that does not unpack, is returned as it is.
      */

@@ -15,18 +15,18 @@ public enum Decision {
      */
     RELEASE(null),
     /** Retrying can't help: park at once. */
-    PARK_TERMINAL("terminal"),
+    PARK_TERMINAL(FailureKind.TERMINAL),
     /** The attempt budget is spent: park. */
-    PARK_EXHAUSTED("exhausted");
+    PARK_EXHAUSTED(FailureKind.EXHAUSTED);
 
-    private final String failureKind;
+    private final FailureKind failureKind;
 
-    Decision(String failureKind) {
+    Decision(FailureKind failureKind) {
         this.failureKind = failureKind;
     }
 
     /** The {@code failure} field of the dead-letter record, for the two parking decisions. */
-    public String failureKind() {
+    public FailureKind failureKind() {
         return failureKind;
     }
 

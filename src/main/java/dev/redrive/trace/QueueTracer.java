@@ -10,6 +10,7 @@ import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 
 import dev.redrive.job.Job;
+import dev.redrive.job.ReservedField;
 
 /**
  * Starts the span of each attempt of one queue's jobs, named and described by the OpenTelemetry
@@ -31,9 +32,6 @@ public final class QueueTracer {
     static final AttributeKey<Long> ATTEMPT = AttributeKey.longKey("redrive.job.attempt");
     static final AttributeKey<Long> MAX_ATTEMPTS = AttributeKey.longKey("redrive.job.max_attempts");
     static final AttributeKey<String> OUTCOME = AttributeKey.stringKey("redrive.job.outcome");
-
-    /** The field replay.lua writes into every entry it replays (deadletter's RecordField names the record's). */
-    private static final String REPLAY_OF = "replay-of";
 
     private final Tracer tracer;
     private final String name;
@@ -67,7 +65,7 @@ public final class QueueTracer {
         byte[] field = job.fields().get(Job.TRACEPARENT);
         SpanContext before = field == null ? null
                 : Traceparent.parse(new String(field, java.nio.charset.StandardCharsets.US_ASCII));
-        if (before != null && job.attempt() == 1 && !job.fields().containsKey(REPLAY_OF)) {
+        if (before != null && job.attempt() == 1 && !job.fields().containsKey(ReservedField.REPLAY_OF.wireName())) {
             builder.setParent(Context.root().with(Span.wrap(before)));
         } else {
             builder.setNoParent();

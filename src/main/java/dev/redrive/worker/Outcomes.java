@@ -17,6 +17,7 @@ import dev.redrive.config.QueueSpec;
 import dev.redrive.deadletter.DeadLetterWriter;
 import dev.redrive.job.Durations;
 import dev.redrive.job.Job;
+import dev.redrive.job.ReservedField;
 import dev.redrive.observe.QueueMetrics;
 import dev.redrive.redis.StreamAccess;
 import dev.redrive.retry.Failure;
@@ -32,9 +33,6 @@ final class Outcomes {
 
     /** Logged under QueueWorker, as before these writes had a class of their own. */
     private static final Logger LOG = Logger.getLogger(QueueWorker.class);
-
-    /** The field replay.lua writes into every entry it replays. */
-    private static final String REPLAY_OF = "replay-of";
 
     private final QueueSpec spec;
     private final StreamAccess redis;
@@ -105,7 +103,7 @@ final class Outcomes {
     /** Acks the job; a replayed one also leaves the replay ledger. */
     void done(Job job) {
         acks.add(job.id(), slotFreed);
-        if (job.fields().containsKey(REPLAY_OF)) {
+        if (job.fields().containsKey(ReservedField.REPLAY_OF.wireName())) {
             doneReplays.add(job.id(), () -> { });
         }
     }

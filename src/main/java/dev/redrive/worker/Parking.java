@@ -14,6 +14,7 @@ import dev.redrive.deadletter.DeadLetterWriter;
 import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
 import dev.redrive.retry.Failure;
+import dev.redrive.retry.FailureKind;
 import dev.redrive.trace.AttemptSpan;
 import io.smallrye.mutiny.Uni;
 
@@ -60,8 +61,8 @@ final class Parking {
      * them: the call names each redrive task once, and the script counts a job against its task
      * only if redrive's ledger confirms the task sent it.
      */
-    void park(Job job, String owner, String failureKind, Failure failure, Instant attemptedAt, AttemptSpan span) {
-        DeadLetterRecord record = deadLetters.record(spec, job, owner, failureKind, failure, attemptedAt);
+    void park(Job job, String owner, FailureKind kind, Failure failure, Instant attemptedAt, AttemptSpan span) {
+        DeadLetterRecord record = deadLetters.record(spec, job, owner, kind, failure, attemptedAt);
         if (span != null) {
             record = record.withLastAttemptTrace(span.traceparent());
         }

@@ -16,6 +16,7 @@ import dev.redrive.redis.BlockingReader;
 import dev.redrive.redis.StreamAccess;
 import dev.redrive.retry.Decision;
 import dev.redrive.retry.Failure;
+import dev.redrive.retry.FailureKind;
 import dev.redrive.retry.RetryPolicy;
 import dev.redrive.trace.AttemptSpan;
 import dev.redrive.trace.QueueTracer;
@@ -215,7 +216,7 @@ public final class QueueWorker {
     /** The park holds a slot of its own: it frees one once answered, as every park does. */
     private void parkMissing(Job job, String owner, Failure last, Instant attemptedAt) {
         slots.hold();
-        parking.park(job, owner, "missing", Failure.missing(spec.stream(), last), attemptedAt, null);
+        parking.park(job, owner, FailureKind.MISSING, Failure.missing(spec.stream(), last), attemptedAt, null);
     }
 
     private void slotFreed() {

@@ -16,6 +16,7 @@ import dev.redrive.job.EntryIds;
 import dev.redrive.job.Job;
 import dev.redrive.redis.StreamAccess;
 import dev.redrive.redis.StreamInfo;
+import dev.redrive.retry.FailureKind;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 
@@ -85,8 +86,9 @@ final class ReceiveLimitWatch {
         Instant now = deadLetters.now();
         String job = new Job(spec.name(), spec.stream(), seen.id(), seen.deliveryCount(), spec.maxReceiveCount(), fields)
                 .name();
-        return new DeadLetterRecord(spec.stream(), seen.id(), spec.group(), seen.owner(), job, "max-receive",
-                "max-receive", reason, Fingerprint.of("max-receive", reason), seen.deliveryCount(),
+        String kind = FailureKind.MAX_RECEIVE.wireName();
+        return new DeadLetterRecord(spec.stream(), seen.id(), spec.group(), seen.owner(), job, kind, kind, reason,
+                Fingerprint.of(kind, reason), seen.deliveryCount(),
                 spec.maxReceiveCount(), EntryIds.timestamp(seen.id()), null, now);
     }
 }

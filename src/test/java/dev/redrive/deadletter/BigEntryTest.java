@@ -20,6 +20,7 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
 import dev.redrive.job.PackedFields;
+import dev.redrive.job.ReservedField;
 import dev.redrive.redis.RedisKeys;
 import dev.redrive.testing.ApiProfile;
 import dev.redrive.testing.Await;
@@ -174,7 +175,8 @@ class BigEntryTest {
         String newId = as("operator").post(big.dlqPath() + "/entries/" + enc(record.id()) + "/replay")
                 .then().statusCode(201).extract().path("id");
         Map<String, byte[]> replayed = entry(big.stream(), newId);
-        assertEquals(List.of(PackedFields.REPLAYED, "replay-of", "redrive-replays"), new ArrayList<>(replayed.keySet()),
+        assertEquals(List.of(ReservedField.PACKED.wireName(), ReservedField.REPLAY_OF.wireName(),
+                ReservedField.REPLAYS.wireName()), new ArrayList<>(replayed.keySet()),
                 "too many fields for one XADD from Lua: they travel packed");
         Await.until("the replayed job to run", () -> handler.attemptsOf(big.jobId(newId)).size() == 1);
         Map<String, byte[]> seen = new LinkedHashMap<>(handler.attemptsOf(big.jobId(newId)).get(0).fields());

@@ -25,6 +25,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import dev.redrive.job.Job;
+import dev.redrive.job.ReservedField;
+import dev.redrive.retry.FailureKind;
+
 
 /**
  * The record's field names and the stats hash's fields are spelt once, in {@link RecordField} and
@@ -56,8 +60,12 @@ class RecordSchemaTest {
     }
 
     private static Set<String> quoted() {
+        return quotedIn(String.join("\n", scripts.values()));
+    }
+
+    private static Set<String> quotedIn(String text) {
         Set<String> found = new TreeSet<>();
-        Matcher m = Pattern.compile("'([^'\\n]*)'|\"([^\"\\n]*)\"").matcher(String.join("\n", scripts.values()));
+        Matcher m = Pattern.compile("'([^'\\n]*)'|\"([^\"\\n]*)\"").matcher(text);
         while (m.find()) {
             found.add(m.group(1) != null ? m.group(1) : m.group(2));
         }
@@ -109,6 +117,79 @@ class RecordSchemaTest {
         wanted.addAll(List.of(RecordField.SNAPSHOT_PREFIX, RecordField.MISSING, RecordField.PACKED));
         assertEquals(List.of(), wanted.stream().filter(w -> !quoted.contains(w)).toList(),
                 "names RecordField says a script writes, which no script under lua/ spells");
+    }
+
+    /** The libraries under lua/lib are read too: most of a replay's writes are spelt there. */
+    @Test
+    void theLibrariesAreReadWithTheScripts() {
+        assertTrue(scripts.keySet().stream().anyMatch(name -> name.startsWith("lib" + java.io.File.separator)),
+                "lua/lib/*.lua read: " + scripts.keySet());
+    }
+
+    /**
+     * The fields a replay writes into the new entry for itself are spelt once, in
+     * {@link ReservedField}. The scripts name them in one set (a producer's copies in the snapshot
+     * are dropped), which must be exactly those; the scripts that write them write every one, and
+     * every other field name they add to the new entry is one of {@link Job}'s (the idempotency key
+     * a job had none of, the replay span's traceparent).
+     */
+    @Test
+    void theReplayWritesTheReservedFieldsAndNoOther() {
+        Pattern set = Pattern.compile("\\{\\s*(\\[\\s*'[^']+'\\s*\\]\\s*=\\s*true\\s*,?\\s*)+\\}");
+        Pattern member = Pattern.compile("\\[\\s*'([^']+)'\\s*\\]");
+        Pattern added = Pattern.compile("args\\[#args \\+ 1\\] = '([^']+)'|\\{ \\w+, '\\*', '([^']+)'");
+        Set<String> reserved = Arrays.stream(ReservedField.values()).map(ReservedField::wireName)
+                .collect(Collectors.toCollection(TreeSet::new));
+        Set<String> allowed = new TreeSet<>(reserved);
+        allowed.addAll(List.of(Job.IDEMPOTENCY_KEY, Job.TRACEPARENT));
+        List<Set<String>> sets = new ArrayList<>();
+        Set<String> written = new TreeSet<>();
+        for (var script : scripts.entrySet()) {
+            Matcher m = set.matcher(script.getValue());
+            while (m.find()) {
+                Set<String> names = new TreeSet<>();
+                Matcher n = member.matcher(m.group());
+                while (n.find()) {
+                    names.add(n.group(1));
+                }
+                if (names.contains(ReservedField.REPLAY_OF.wireName())) {
+                    sets.add(names);
+                }
+            }
+            Set<String> adds = new TreeSet<>();
+            Matcher a = added.matcher(script.getValue());
+            while (a.find()) {
+                adds.add(a.group(1) != null ? a.group(1) : a.group(2));
+            }
+            if (adds.stream().anyMatch(reserved::contains)) {
+                written.addAll(adds);
+                adds.removeAll(allowed);
+                assertEquals(Set.of(), adds, script.getKey() + ": fields a replay adds that neither ReservedField "
+                        + "nor Job names");
+            }
+        }
+        assertEquals(List.of(reserved), sets, "the one set of fields a replay drops from the snapshot");
+        assertTrue(written.containsAll(reserved), "the scripts write every reserved field: " + written);
+    }
+
+    /**
+     * The failure kinds are spelt once, in {@link FailureKind}: a script that tests a job's kind (or
+     * a record's {@code failure}) against a name tests it against one of those. dead-letter.lua must
+     * know {@code missing}: a trimmed job of any other kind is refused, to be parked again as missing.
+     */
+    @Test
+    void theFailureKindsTheScriptsTestAreFailureKinds() {
+        Pattern tested = Pattern.compile("(?:\\bkind|record\\[\\s*'failure'\\s*\\])\\s*[~=]=\\s*'([^']*)'");
+        Set<String> found = new TreeSet<>();
+        scripts.values().forEach(text -> {
+            Matcher m = tested.matcher(text);
+            while (m.find()) {
+                found.add(m.group(1));
+            }
+        });
+        assertTrue(found.contains(FailureKind.MISSING.wireName()), "dead-letter.lua tests for the kind missing: " + found);
+        assertEquals(Set.of(), found.stream().filter(k -> FailureKind.named(k).isEmpty()).collect(Collectors.toSet()),
+                "failure kinds the scripts test that FailureKind does not name");
     }
 
     @Test

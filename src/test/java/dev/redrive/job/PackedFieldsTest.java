@@ -36,12 +36,12 @@ class PackedFieldsTest {
     @Test
     void aReplayedEntryIsExpandedWithTheFieldsRedriveAddedBesideIt() {
         Map<String, byte[]> entry = new LinkedHashMap<>();
-        entry.put(PackedFields.REPLAYED, bytes("4:kind2:ok"));
+        entry.put(ReservedField.PACKED.wireName(), bytes("4:kind2:ok"));
         entry.put("replay-of", bytes("{q}:dlq/1-0"));
         Map<String, byte[]> fields = PackedFields.expand(entry);
         assertEquals(List.of("kind", "replay-of"), List.copyOf(fields.keySet()));
 
-        Map<String, byte[]> forged = Map.of(PackedFields.REPLAYED, bytes("not packed"));
+        Map<String, byte[]> forged = Map.of(ReservedField.PACKED.wireName(), bytes("not packed"));
         assertSame(forged, PackedFields.expand(forged), "a value that does not unpack is left as the producer wrote it");
     }
 

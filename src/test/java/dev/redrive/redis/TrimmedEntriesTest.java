@@ -19,6 +19,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import dev.redrive.deadletter.DeadLetterRecord;
 import dev.redrive.job.Job;
 import dev.redrive.retry.Failure;
+import dev.redrive.retry.FailureKind;
 import dev.redrive.testing.RawRedis;
 import dev.redrive.testing.RedisServer;
 import io.vertx.redis.client.Response;
@@ -132,7 +133,7 @@ class TrimmedEntriesTest {
 
     private static DeadLetterRecord record(String stream, String id) {
         Job job = new Job("q", stream, id, 1, 3, Map.of());
-        return DeadLetterRecord.of(job, "g", "w", "exhausted",
+        return DeadLetterRecord.of(job, "g", "w", FailureKind.EXHAUSTED,
                 Failure.of(new IllegalStateException("provider answered 503")), Instant.now(), Instant.now());
     }
 
@@ -140,7 +141,7 @@ class TrimmedEntriesTest {
     private static Map<String, String> parkTrimmed(String stream, List<String> ids) throws Exception {
         List<DeadLetterRecord> records = ids.stream().map(id -> {
             Job job = new Job("q", stream, id, 1, 3, Map.of());
-            return DeadLetterRecord.of(job, "g", "w", "missing",
+            return DeadLetterRecord.of(job, "g", "w", FailureKind.MISSING,
                     Failure.missing(stream, Failure.of(new IllegalStateException("provider answered 503"))), null,
                     Instant.now());
         }).toList();

@@ -50,8 +50,8 @@ class RetryPolicyTest {
 
     @Test
     void parkingDecisionsNameTheirFailureKind() {
-        assertEquals("terminal", Decision.PARK_TERMINAL.failureKind());
-        assertEquals("exhausted", Decision.PARK_EXHAUSTED.failureKind());
+        assertEquals(FailureKind.TERMINAL, Decision.PARK_TERMINAL.failureKind());
+        assertEquals(FailureKind.EXHAUSTED, Decision.PARK_EXHAUSTED.failureKind());
         assertFalse(Decision.RETRY_LATER.parks());
     }
 

@@ -11,8 +11,8 @@ import io.quarkus.test.junit.QuarkusTestProfile;
  * queues and dead-letter streams (jobs: RedriveApiTest; props: ProposalApiTest; agent:
  * McpServerTest; closed: FailClosedInputTest; gen: FilterAgreementTest; invoices and mails:
  * SharedDeadLetterStreamTest; big and other: BigEntryTest; reserved: ReservedFieldsTest; shop, desk,
- * till and amb: the console tests and AmbiguousRequestsTest; jwt: JwtAuthTest, with tokens of
- * {@link JwtIssuer}), so they share the service and its Redis, and assert on their own streams.
+ * till and amb: the console tests and AmbiguousRequestsTest; jwt and mcpjwt: JwtAuthTest and
+ * McpJwtTest, with tokens of {@link JwtIssuer}), so they share the service and its Redis, and assert on their own streams.
  */
 public class ApiProfile implements QuarkusTestProfile {
 
@@ -21,7 +21,7 @@ public class ApiProfile implements QuarkusTestProfile {
     /** Streams RedriveApiTest redrives into, which no worker reads: replayed jobs stay there to be counted. */
     public static final List<String> REDRIVE_TARGETS = List.of("{jobs}pace", "{jobs}fast", "{jobs}cancel",
             "{jobs}restart", "{jobs}dry", "{jobs}canary", "{jobs}overlap", "{jobs}odd", "{jobs}wrongtype", "{jobs}beside",
-            "{jobs}stuck", "{jobs}pick", "{props}proposed", "{props}approved", "{agent}back", "{closed}pick");
+            "{jobs}stuck", "{jobs}pick", "{props}proposed", "{props}approved", "{agent}back", "{closed}pick", "{mcpjwt}parked");
     /** Snapshot fields the console masks in this boot. */
     public static final String REDACTED = "card,token";
     /** The consumer and runner name of this boot. */
@@ -35,7 +35,7 @@ public class ApiProfile implements QuarkusTestProfile {
                 .queue("invoices").set("dlq", "dead-letters").and()
                 .queue("mails").set("dlq", "dead-letters").and();
         c.queue("props").attempts(1).and().queue("agent").attempts(1).and().queue("closed").attempts(1).and()
-                .queue("jwt").handler("demo");
+                .queue("jwt").handler("demo").and().queue("mcpjwt").handler("demo");
         for (String big : List.of("big", "other", "reserved")) {
             c.queue(big).attempts(1).retryPoll("20ms").set("visibility-timeout", "1s");
         }

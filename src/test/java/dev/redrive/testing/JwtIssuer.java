@@ -43,6 +43,13 @@ public class JwtIssuer implements QuarkusTestResourceLifecycleManager {
         return Jwt.issuer(ISSUER).upn(subject).groups(Set.of(roles)).expiresIn(300).sign(keys.getPrivate());
     }
 
+    /** A token for {@code subject}, signed by the trusted key, that expired ten minutes ago (past any clock skew). */
+    public static String expiredToken(String subject, String... roles) {
+        long now = System.currentTimeMillis() / 1000;
+        return Jwt.issuer(ISSUER).upn(subject).groups(Set.of(roles)).issuedAt(now - 3600).expiresAt(now - 600)
+                .sign(keys.getPrivate());
+    }
+
     /** A well-formed token signed by a key redrive does not trust. */
     public static String forgedToken(String subject, String... roles) {
         try {

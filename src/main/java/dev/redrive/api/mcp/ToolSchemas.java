@@ -4,6 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.redrive.deadletter.EntryFilter;
+
 /**
  * The JSON Schemas of the tools' inputs. Each closes its properties (additionalProperties false):
  * an argument a tool does not know is an error, never ignored, as an unknown field is in the API.
@@ -43,7 +45,7 @@ final class ToolSchemas {
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("origin", string("Only jobs from this origin stream"));
         p.put("job", string("Only jobs with this job name"));
-        p.put("failure", Map.of("type", "string", "enum", List.of("terminal", "exhausted", "missing", "max-receive")));
+        p.put("failure", Map.of("type", "string", "enum", EntryFilter.FAILURE_KINDS));
         p.put("fingerprint", string("Only this cause (12 hex digits, from list_causes)"));
         p.put("deadFrom", string("Only jobs parked at or after this instant (ISO-8601)"));
         p.put("deadTo", string("Only jobs parked before this instant (ISO-8601)"));
