@@ -29,7 +29,6 @@ import dev.redrive.testing.Await;
 import dev.redrive.testing.DeadLetterSeed;
 import dev.redrive.testing.Own;
 import dev.redrive.testing.TestQueue;
-import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
@@ -138,9 +137,6 @@ class FilterAgreementTest {
     @Own("gen")
     TestQueue gen;
 
-    @Inject
-    RedisDataSource redis;
-
     @Test
     void listingsDryRunsAndRedrivesPickWhatAnIndependentReadingOfTheFilterPicks() throws Exception {
         Random random = new Random(SEED);
@@ -154,7 +150,7 @@ class FilterAgreementTest {
                 as("viewer").get(gen.dlqPath() + "/entries?order=oldest" + filter.query()).then().statusCode(400);
                 as("operator").contentType("application/json").body("{\"dryRun\": true, \"filter\": " + filter.json() + "}")
                         .post(gen.dlqPath() + "/redrives").then().statusCode(400);
-                assertEquals(records.size(), redis.stream(String.class).xlen(gen.dlq()), where);
+                assertEquals(records.size(), gen.redis().stream(String.class).xlen(gen.dlq()), where);
                 continue;
             }
             List<String> expected = records.stream().filter(filter::matches).map(Rec::id).toList();
@@ -174,7 +170,7 @@ class FilterAgreementTest {
     List<Rec> seed(Random random, int n) {
         List<String> keys = new ArrayList<>(List.of(gen.dlq(), gen.dlq() + ":stats"));
         keys.addAll(ORIGINS);
-        redis.key().del(keys.toArray(String[]::new));
+        gen.redis().key().del(keys.toArray(String[]::new));
         List<Rec> records = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             String origin = pick(random, ORIGINS);
@@ -190,7 +186,7 @@ class FilterAgreementTest {
                     .with(RecordField.FAILURE, failure).with(RecordField.FINGERPRINT, fingerprint)
                     .snapshot("payload", "generated " + i);
             String id = (deadAt == null ? record.without(RecordField.DEAD_AT) : record.with(RecordField.DEAD_AT, deadAt))
-                    .park(redis, gen.dlq());
+                    .park(gen.redis(), gen.dlq());
             records.add(new Rec(id, origin, job, failure, fingerprint, deadAt));
         }
         return records;
@@ -274,7 +270,7 @@ class FilterAgreementTest {
     Set<String> replayedFrom() {
         Set<String> ids = new TreeSet<>();
         for (String origin : ORIGINS) {
-            redis.stream(String.class, String.class, byte[].class).xrange(origin,
+            gen.redis().stream(String.class, String.class, byte[].class).xrange(origin,
                     io.quarkus.redis.datasource.stream.StreamRange.of("-", "+")).forEach(m -> ids.add(
                             new String(m.payload().get("replay-of"), StandardCharsets.UTF_8).substring(gen.dlq().length() + 1)));
         }

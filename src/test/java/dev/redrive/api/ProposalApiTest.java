@@ -27,7 +27,6 @@ import dev.redrive.testing.DeadLetterSeed;
 import dev.redrive.testing.Own;
 import dev.redrive.testing.SettableClock;
 import dev.redrive.testing.TestQueue;
-import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
@@ -45,9 +44,6 @@ class ProposalApiTest {
     @Inject
     @Own("props")
     TestQueue props;
-
-    @Inject
-    RedisDataSource redis;
 
     @Inject
     SettableClock clock;
@@ -73,7 +69,7 @@ class ProposalApiTest {
 
     @Test
     void aProposalMovesNothingUntilASecondOperatorApprovesItThenRunsExactlyAsProposed() {
-        DeadLetterSeed.parkMany(redis, props.dlq(), "{props}proposed", 30);
+        DeadLetterSeed.parkMany(props.redis(), props.dlq(), "{props}proposed", 30);
         JsonPath p = propose("automation", body("{props}proposed", ", \"maxPerSecond\": 7, \"canary\": 0, "
                 + "\"maxRefailRate\": 0.25, \"note\": \"provider fixed\""));
         String id = p.getString("id");
@@ -117,7 +113,7 @@ class ProposalApiTest {
 
     @Test
     void twoApproversAtOnceStartOneTask() throws Exception {
-        DeadLetterSeed.parkMany(redis, props.dlq(), "{props}approved", 20);
+        DeadLetterSeed.parkMany(props.redis(), props.dlq(), "{props}approved", 20);
         for (int round = 0; round < 5; round++) {
             String id = propose("automation", body("{props}approved", ", \"maxPerSecond\": 0")).getString("id");
             ExecutorService pool = Executors.newFixedThreadPool(2);

@@ -23,7 +23,6 @@ import dev.redrive.testing.ApiProfile;
 import dev.redrive.testing.Await;
 import dev.redrive.testing.Own;
 import dev.redrive.testing.TestQueue;
-import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -47,9 +46,6 @@ class ConsoleTest {
         return "/console/dlq/" + desk.dlq();
     }
 
-    @Inject
-    RedisDataSource redis;
-
     /** Parks one job of {@code cause} through the real worker and park script; returns its dead-letter id. */
     String park(String cause, String order) {
         String originId = desk.add(Map.of("cause", cause, "order", order, "card", "4111-" + order,
@@ -58,7 +54,7 @@ class ConsoleTest {
     }
 
     List<Map<String, String>> audit() {
-        return redis.stream(String.class, String.class, String.class).xrange(RedisKeys.audit(desk.dlq()),
+        return desk.redis().stream(String.class, String.class, String.class).xrange(RedisKeys.audit(desk.dlq()),
                 io.quarkus.redis.datasource.stream.StreamRange.of("-", "+")).stream().map(StreamMessage::payload).toList();
     }
 

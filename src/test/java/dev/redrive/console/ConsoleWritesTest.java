@@ -21,7 +21,6 @@ import dev.redrive.redis.RedisKeys;
 import dev.redrive.testing.ApiProfile;
 import dev.redrive.testing.Own;
 import dev.redrive.testing.TestQueue;
-import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -48,9 +47,6 @@ class ConsoleWritesTest {
         return "/console/dlq/" + till.dlq();
     }
 
-    @Inject
-    RedisDataSource redis;
-
     String park(String order) {
         return till.awaitParked(till.add(Map.of("cause", "timeout", "order", order, "card", "4111-" + order)));
     }
@@ -58,8 +54,8 @@ class ConsoleWritesTest {
     /** What nothing may change: the dead letters, the audit trail and the redrive tasks of the stream. */
     List<Object> state() {
         return List.of(till.deadLetters().stream().map(StreamMessage::id).toList(),
-                redis.stream(String.class, String.class, String.class).xlen(RedisKeys.audit(till.dlq())),
-                redis.key(String.class).keys(RedisKeys.redriveTask(till.dlq(), "*")));
+                till.redis().stream(String.class, String.class, String.class).xlen(RedisKeys.audit(till.dlq())),
+                till.redis().key(String.class).keys(RedisKeys.redriveTask(till.dlq(), "*")));
     }
 
     /** curl -X POST -H 'Content-Type:' with the operator's cookies: no body, no type, no token. */

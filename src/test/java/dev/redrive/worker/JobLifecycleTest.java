@@ -22,7 +22,6 @@ import dev.redrive.testing.Own;
 import dev.redrive.testing.ScriptedHandler;
 import dev.redrive.testing.TestQueue;
 import dev.redrive.testing.WorkerProfile;
-import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -36,9 +35,6 @@ class JobLifecycleTest {
     @Inject
     @Own("jobs")
     TestQueue jobs;
-
-    @Inject
-    RedisDataSource redis;
 
     @Inject
     @Identifier("scripted")
@@ -139,7 +135,7 @@ class JobLifecycleTest {
     }
 
     private long parkedCounter() {
-        String v = redis.hash(String.class).hget(jobs.dlq() + ":stats", "parked");
+        String v = jobs.redis().hash(String.class).hget(jobs.dlq() + ":stats", "parked");
         return v == null ? 0 : Long.parseLong(v);
     }
 

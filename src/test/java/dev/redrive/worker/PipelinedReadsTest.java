@@ -15,7 +15,6 @@ import dev.redrive.testing.Own;
 import dev.redrive.testing.ScriptedHandler;
 import dev.redrive.testing.TestQueue;
 import dev.redrive.testing.WorkerProfile;
-import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.smallrye.common.annotation.Identifier;
@@ -37,9 +36,6 @@ class PipelinedReadsTest {
     TestQueue pipelined;
 
     @Inject
-    RedisDataSource redis;
-
-    @Inject
     @Identifier("scripted")
     ScriptedHandler handler;
 
@@ -50,7 +46,7 @@ class PipelinedReadsTest {
 
     private List<String> stage(int n, String kind) {
         long before = pipelined.entries().size();
-        redis.execute("EVAL", ADD, "1", pipelined.stream(), Integer.toString(n), kind);
+        pipelined.redis().execute("EVAL", ADD, "1", pipelined.stream(), Integer.toString(n), kind);
         List<String> ids = pipelined.entries().stream().skip(before).map(m -> m.id()).toList();
         assertEquals(n, ids.size());
         return ids;

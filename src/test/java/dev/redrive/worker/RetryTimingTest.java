@@ -18,7 +18,6 @@ import dev.redrive.testing.ScriptedHandler;
 import dev.redrive.testing.Streams;
 import dev.redrive.testing.TestQueue;
 import dev.redrive.testing.WorkerProfile;
-import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.smallrye.common.annotation.Identifier;
@@ -39,9 +38,6 @@ class RetryTimingTest {
     @Inject
     @Own("atonce")
     TestQueue atonce;
-
-    @Inject
-    RedisDataSource redis;
 
     @Inject
     @Identifier("scripted")
@@ -96,6 +92,6 @@ class RetryTimingTest {
     }
 
     private long pendingUnder(String consumer) {
-        return redis.execute("XPENDING", timed.stream(), timed.group(), "-", "+", "1000", consumer).size();
+        return timed.redis().execute("XPENDING", timed.stream(), timed.group(), "-", "+", "1000", consumer).size();
     }
 }

@@ -32,7 +32,6 @@ import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpSchema;
-import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -51,9 +50,6 @@ class McpServerTest {
     @Inject
     @Own("agent")
     TestQueue agent;
-
-    @Inject
-    RedisDataSource redis;
 
     final ObjectMapper json = new ObjectMapper();
 
@@ -111,7 +107,7 @@ class McpServerTest {
 
     @Test
     void eachToolAnswersAsTheApiWouldAndIsAudited() {
-        DeadLetterSeed.parkMany(redis, agent.dlq(), ORIGIN, 3);
+        DeadLetterSeed.parkMany(agent.redis(), agent.dlq(), ORIGIN, 3);
         as("automation", client -> {
             JsonNode streams = ok(call(client, "list_dead_letter_streams", Map.of()));
             assertTrue(streams.findValuesAsText("name").contains(agent.dlq()), streams.toString());
