@@ -113,12 +113,13 @@ public class Bench {
                 http(only.contains("httpceiling"));
             }
             if (only.contains("traced")) {
-                traced();
+                Traced.run();
             }
             if (only.contains("console")) {
                 console(Integer.parseInt(a.getOrDefault("console-entries", "100000")));
             }
             Scale.run(only, a);
+            Production.run(only);
         } finally {
             vertx.close();
         }
@@ -300,6 +301,14 @@ public class Bench {
     // 3. bulk replay through the operator API (POST /dlq/{dlq}/redrives), when it exists
 
     static void replay(Service s) throws Exception {
+        Map<String, Object> redrive = replayLine(s, "bulk replay (one redrive task) entries/s", Map.of());
+        if (redrive != null) {
+            rawReplayBeside(Math.max(10, jobs / 2), redrive);
+        }
+    }
+
+    /** The bulk replay's line (emitted), or null when the API is not there. */
+    static Map<String, Object> replayLine(Service s, String name, Map<String, Object> more) throws Exception {
         int n = Math.max(10, jobs / 2);
         String dlq = java.net.URLEncoder.encode(DLQ, StandardCharsets.UTF_8);
         String auth = "Basic " + Base64.getEncoder().encodeToString((BENCH_USER + ":" + BENCH_PASSWORD).getBytes(StandardCharsets.UTF_8));
@@ -312,7 +321,7 @@ public class Bench {
             m.put("jobs", n);
             m.put("not_measured", "API not merged (GET /dlq/" + dlq + "/redrives/... answered 404)");
             emit(m);
-            return;
+            return null;
         }
         // Like every other figure, measured in a warmed-up process: the first redrive of a fresh JVM
         // spends most of its service CPU in the JIT compiling the paths it takes for the first time.
@@ -361,9 +370,8 @@ public class Bench {
         extra.put("dlq_before", dlqBefore);
         extra.put("dlq_after", call("XLEN", DLQ).toLong());
         // entries/s of what moved in the window (all of it, unless the task outlived the 120 s limit)
-        Map<String, Object> redrive = report(s, "bulk replay (one redrive task) entries/s", Math.max(1, moved),
-                new long[] {t0, t1}, cpu1 - cpu0, extra);
-        rawReplayBeside(n, redrive);
+        extra.putAll(more);
+        return report(s, name, Math.max(1, moved), new long[] {t0, t1}, cpu1 - cpu0, extra);
     }
 
     /**
@@ -627,71 +635,7 @@ public class Bench {
         throw new IllegalStateException("not idle: " + group());
     }
 
-    // ---------------------------------------------------------------------------------------------
-    // 7. the success path traced (sampler 1.0, OTLP/HTTP to a local sink) beside the same untraced
-
-    static void traced() throws Exception {
-        AtomicLong spans = new AtomicLong(), exports = new AtomicLong();
-        byte[] name = ("process " + STREAM).getBytes(StandardCharsets.UTF_8);
-        com.sun.net.httpserver.HttpServer sink = com.sun.net.httpserver.HttpServer.create(
-                new java.net.InetSocketAddress("127.0.0.1", 0), 64);
-        sink.createContext("/", ex -> {
-            byte[] body = ex.getRequestBody().readAllBytes();
-            spans.addAndGet(occurrences(body, name));
-            exports.incrementAndGet();
-            ex.sendResponseHeaders(200, -1);
-            ex.close();
-        });
-        sink.start();
-        List<String> otlp = List.of("-Dquarkus.otel.exporter.otlp.endpoint=http://127.0.0.1:" + sink.getAddress().getPort(),
-                "-Dquarkus.otel.exporter.otlp.protocol=http/protobuf");
-        Map<String, List<Map<String, Object>>> runs = new LinkedHashMap<>();
-        try {
-            // The two services can't run at once (one group, one stream): each rep starts them in turn,
-            // alternating which goes first, each warmed up with two drains before its timed one.
-            for (int rep = 1; rep <= reps; rep++) {
-                for (boolean on : rep % 2 == 1 ? List.of(false, true) : List.of(true, false)) {
-                    call("FLUSHALL");
-                    call("XGROUP", "CREATE", STREAM, GROUP, "$", "MKSTREAM");
-                    String tag = on ? "traced" : "untraced";
-                    long spans0 = spans.get();
-                    try (Service s = Service.start(tag, "noop", Map.of(), on ? otlp : List.of())) {
-                        warmUp(s, jobs);
-                        warmUp(s, jobs);
-                        call("DEL", STAGE);
-                        gen(STAGE, jobs - 1, 0);
-                        call("XGROUP", "CREATE", STAGE, GROUP, "0", "ENTRIESREAD", "0");
-                        long before = spans.get();
-                        Map<String, Object> m = drain(s, "success path " + tag + (on ? " (sampler 1.0, OTLP/HTTP)" : ""),
-                                jobs, 0, 0, rep);
-                        runs.computeIfAbsent(tag, k -> new ArrayList<>()).add(m);
-                        if (on) {
-                            Thread.sleep(6000); // the batch span processor exports every 5 s
-                            Map<String, Object> e = new LinkedHashMap<>();
-                            e.put("name", "traced run: attempt spans that reached the OTLP sink");
-                            e.put("rep", rep);
-                            e.put("timed_jobs", jobs);
-                            e.put("spans_after_timed_drain", spans.get() - before);
-                            e.put("spans_whole_run", spans.get() - spans0);
-                            e.put("jobs_whole_run", 3L * jobs);
-                            emit(e);
-                        }
-                    }
-                }
-            }
-        } finally {
-            sink.stop(0);
-        }
-        double off = median(runs.get("untraced"), "jobs_per_s"), on = median(runs.get("traced"), "jobs_per_s");
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("name", "tracing cost: traced vs untraced success path, median of each");
-        m.put("jobs", jobs);
-        m.put("untraced_median_jobs_per_s", Math.round(off));
-        m.put("traced_median_jobs_per_s", Math.round(on));
-        m.put("traced_share_pct", round1(on / off * 100));
-        m.put("otlp_requests", exports.get());
-        emit(m);
-    }
+    // 7. tracing cost: Traced.java
 
     static long occurrences(byte[] haystack, byte[] needle) {
         long n = 0;

@@ -8,7 +8,9 @@
 #   --reps R         timed repetitions of the success and cost-growth runs, interleaved (default 5)
 #   --only LIST      comma list of: success,growth,failure,replay,latency,http,traced,console, and issue 12's
 #                    manyqueues,idle,punctuality,httpceiling (Scale.java; "scale" = those four) (default all);
-#                    console: 100,000 dead letters, the console's Overview, Causes and a filtered Entries page
+#                    console: 100,000 dead letters, the console's Overview, Causes and a filtered Entries page;
+#                    issue 24's tls (success and failure paths over TLS beside plain text) and replicas
+#                    (a primary and a replica: success, failure, bulk replay with wait-replicas=1 beside 0)
 #   --queues LIST    manyqueues: the queue counts, one service each (default 1,100,1000)
 #   --idle-seconds S idle: the window with 1,000 idle queues (default 60)
 #   --retry-jobs N   punctuality: jobs failing once (default 10000)
@@ -28,7 +30,7 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(dirname "$HERE")"
 cd "$ROOT"
 
-JOBS=200000; REPS=5; ONLY="success,growth,failure,replay,latency,http,traced,console,manyqueues,idle,punctuality,httpceiling"
+JOBS=200000; REPS=5; ONLY="success,growth,failure,replay,latency,http,traced,console,manyqueues,idle,punctuality,httpceiling,tls,replicas"
 CONC=1000; LAT_S=30; PEERS=0; BUILD=1; QUEUES=1,100,1000; IDLE_S=60; RETRY_JOBS=10000
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -42,7 +44,7 @@ while [ $# -gt 0 ]; do
     --retry-jobs) RETRY_JOBS="${2:?}"; shift 2 ;;
     --peers) PEERS=1; shift ;;
     --no-build) BUILD=0; shift ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ {exit} NR > 1' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -84,9 +86,23 @@ echo "redis-server $(redis-server --version | awk '{print $3}') pid $REDIS_PID o
 
 # The harness runs on the service's own libraries (Vert.x Redis client, Vert.x HTTP server) and
 # classes (the dead-letter record, keys and scripts it seeds with). Bench.java calls Scale.java
-# (issue 12), so both are compiled together.
-CP="target/quarkus-app/lib/main/*:target/quarkus-app/app/*"
-javac -nowarn -d "$OUT/classes" -cp "$CP" "$HERE/Bench.java" "$HERE/Scale.java"
+# (issue 12) and Traced.java (the tracing cost), so they are compiled together.
+APP="$(dirname "$JAR")"
+CP="$APP/lib/main/*:$APP/app/*"
+javac -nowarn -d "$OUT/classes" -cp "$CP" "$HERE/Bench.java" "$HERE/Scale.java" "$HERE/Traced.java" \
+  "$HERE/Production.java"
+
+# traced: the SDK's floor beside each rep is the peers' jvm/OtelFloor, built once in a private copy
+# (Maven offline first; its OTLP sender is not among the service's artifacts, so then once online)
+if [[ ",$ONLY," == *,traced,* ]]; then
+  PEERS_JVM="${PEERS_JVM:-${TMPDIR:-/tmp}/redrive-bench-peers/jvm}"
+  if [ ! -f "$PEERS_JVM/target/classes/OtelFloor.class" ]; then
+    mkdir -p "$PEERS_JVM" && cp -r "${PEERS_DIR:-/work/shared/bench/peers}/jvm/." "$PEERS_JVM/" && chmod -R u+w "$PEERS_JVM"
+    (cd "$PEERS_JVM" && { mvn -o -q -B package > build.txt 2>&1 || mvn -q -B package >> build.txt 2>&1; }) \
+      || echo "the peers' jvm/ did not build (see $PEERS_JVM/build.txt): the tracing floor is not measured" >&2
+  fi
+  export PEERS_JVM
+fi
 java -cp "$OUT/classes:$CP" Bench --redis-port "$PORT" --jobs "$JOBS" --reps "$REPS" \
   --only "$ONLY" --concurrency "$CONC" --latency-seconds "$LAT_S" --jar "$JAR" --out "$OUT" \
   --queues "$QUEUES" --idle-seconds "$IDLE_S" --retry-jobs "$RETRY_JOBS" \

@@ -105,3 +105,12 @@ for r in rows:
     elif r["name"].startswith("HTTP handler vs"):
         print(f"  {'HTTP handler / HTTP ceiling':<58} {r['ratio_pct']:>9} %  target >= 60 %  "
               f"{'MET' if r['ratio_pct'] >= 60 else 'MISSED'} ({r['handler_jobs_per_s']} vs {r['ceiling_jobs_per_s']} jobs/s)")
+
+# issue 27: the tracing line (Traced.java)
+for r in by.get("tracing cost: medians of each (target: extra CPU per traced job <= 1.5x the floor, nothing dropped; "
+                "ratio 0.1 >= 95% of untraced)", []):
+    f = r.get("extra_vs_floor")
+    print(f"  tracing: extra CPU per traced job {r['extra_cpu_us_per_traced_job']} us, SDK floor "
+          f"{r.get('floor_cpu_us_per_span')} us/span = {f}x (target <= 1.5x) {'MET' if f is not None and f <= 1.5 else 'MISSED'}; "
+          f"spans dropped {r['spans_dropped_traced_reps']}; ratio 0.1 at {r['ratio01_share_pct']}% of untraced "
+          f"(target >= 95%) {'MET' if r['ratio01_share_pct'] >= 95 else 'MISSED'}; sampler 1.0 at {r['traced_share_pct']}%")

@@ -1,10 +1,14 @@
 package dev.redrive.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -67,6 +71,10 @@ class SpanExportIT {
                 RedisCli cli = new RedisCli(redis.port())) {
             p.awaitReady(Duration.ofSeconds(60));
             int port = p.managementPort();
+            // Quarkus' own processor (left idle) and the counted one; not a third that batches every
+            // span for the SDK's no-op exporter (ExportNowhere).
+            assertEquals(2, batchWorkers(p.pid()), "BatchSpanProcessor worker threads");
+            assertFalse(p.output().contains("maxExportBatchSize should not exceed"), "the third processor's start-up line");
 
             cli.call("EVAL", SCRIPT, "1", "orders", "30");
             Await.until("30 spans refused by the receiver, counted as failed exports", Duration.ofSeconds(30),
@@ -90,6 +98,19 @@ class SpanExportIT {
                     () -> p.output().contains("the export queue was full"));
         } finally {
             receiver.stop(0);
+        }
+    }
+
+    /** Threads of the process named as the SDK names a batch span processor's worker (cut to 15 characters). */
+    private static long batchWorkers(long pid) throws IOException {
+        try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            return tasks.filter(t -> {
+                try {
+                    return Files.readString(t.resolve("comm")).startsWith("BatchSpanProces");
+                } catch (IOException gone) {
+                    return false;
+                }
+            }).count();
         }
     }
 
