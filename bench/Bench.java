@@ -156,6 +156,7 @@ public class Bench {
                         gen(STAGE, jobs - 1, 0);
                         call("XGROUP", "CREATE", STAGE, GROUP, "0", "ENTRIESREAD", "0");
                         success.add(drain(s, "success path (no-op handler)", jobs, 0, 0, rep));
+                        RawBeside.after(success.get(success.size() - 1), rep);
                     }
                     if (which.equals("growth") && only.contains("growth")) {
                         call("DEL", STAGE);
@@ -576,11 +577,13 @@ public class Bench {
             produce(producer, rate, 5, false);
             waitIdle(Duration.ofSeconds(30));
             log("latency: %d jobs/s for %d s", rate, seconds);
+            Waits waits = Waits.of(s);
             s.mark();
             double cpu0 = redisCpu();
             long t0 = System.nanoTime();
             long sent = produce(producer, rate, seconds, true);
             waitIdle(Duration.ofSeconds(60));
+            Map<String, Object> where = Waits.of(s).since(waits, s, sent);
             long t1 = System.nanoTime();
             double cpu1 = redisCpu();
             String metrics = s.metrics();
@@ -593,6 +596,7 @@ public class Bench {
             Double max = metric(metrics, "redrive_bench_start_delay_seconds_max");
             extra.put("max_ms", max == null ? null : round2(max * 1000));
             extra.put("recorded", metric(metrics, "redrive_bench_start_delay_seconds_count"));
+            extra.putAll(where);
             report(s, "latency at " + rate + " jobs/s for " + seconds + " s (XADD to handler start)", (int) sent,
                     new long[] {t0, t1}, cpu1 - cpu0, extra);
             producer.close();

@@ -336,7 +336,9 @@ final class Scale {
         try (Bench.Service s = Bench.Service.start("punctuality", "retry-once",
                 Map.of("backoff", "200ms", "jitter", "0", "attempts", "3"))) {
             Bench.log("punctuality: warm-up, %,d jobs failing once for 0.2-1 s (recorded apart; as many as measured, like the failure path)", warm);
+            Waits fresh = Waits.of(s);
             long[] w = retries(warm, 0, "warm-up", 200, 800, enqueueMs / 5);
+            Map<String, Object> freshWaits = Waits.of(s).since(fresh, s, warm);
             Bench.log("punctuality: %,d jobs failing once for 0.2-5 s, enqueued over %d ms", jobs, enqueueMs);
             double jit0 = jitSeconds(s);
             s.mark();
@@ -375,6 +377,7 @@ final class Scale {
             Bench.emit(m);
             Bench.check(count != null && count.longValue() == jobs, "punctuality: %s of %d second attempts recorded",
                     count, jobs);
+            fresh(metrics, warm, w[1], freshWaits);
         }
     }
 
@@ -382,6 +385,31 @@ final class Scale {
      * XADDs n jobs (numbered from `from`) evenly over enqueueMs, then waits until every one is read and
      * acked after its second attempt; returns {jobs numbered so far, most retries seen waiting at once}.
      */
+    /**
+     * Issue 27 item 4: the warm-up's lateness, recorded apart, is what a fresh process gives (a
+     * rolling deploy): its jobs are enqueued as soon as the service reads, so their retries fall in
+     * its first minute, with the JIT still compiling the path.
+     */
+    static void fresh(String metrics, int warm, long waiting, Map<String, Object> waits) {
+        String lateness = "redrive_bench_retry_lateness_seconds";
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", "retry punctuality, fresh process: the warm-up's " + warm + " jobs failing once, Retry-After 0.2-1 s, "
+                + "enqueued as the service starts reading");
+        m.put("jobs", warm);
+        m.put("retries_waiting_max", waiting);
+        for (String q : new String[] {"0.5", "0.99", "0.999"}) {
+            Double v = labelled(metrics, lateness + "{", "quantile=\"" + q + "\"", "warm-up");
+            m.put("lateness_p" + q.substring(2) + (q.equals("0.5") ? "0" : "") + "_ms", v == null ? null : Bench.round2(v * 1000));
+        }
+        Double max = labelled(metrics, lateness + "_max{", null, "warm-up");
+        m.put("lateness_max_ms", max == null ? null : Bench.round2(max * 1000));
+        Double early = labelled(metrics, "redrive_bench_retry_early_total{", null, "warm-up");
+        m.put("early", early == null ? 0 : early.longValue());
+        m.put("target", "p99 <= 20 ms");
+        m.putAll(waits);
+        Bench.emit(m);
+    }
+
     static long[] retries(int n, long from, String run, int lo, int span, int enqueueMs) throws Exception {
         Map<String, Response> g0 = Bench.group();
         long target = read(g0) + n;
@@ -479,8 +507,12 @@ final class Scale {
 
     /** The value of the first Prometheus line of `metric` ("name{") that also holds `label` (or any). */
     static Double labelled(String text, String metric, String label) {
+        return labelled(text, metric, label, "measured");
+    }
+
+    static Double labelled(String text, String metric, String label, String run) {
         for (String line : text.split("\n")) {
-            if (line.startsWith(metric) && line.contains("run=\"measured\"") && (label == null || line.contains(label))) {
+            if (line.startsWith(metric) && line.contains("run=\"" + run + "\"") && (label == null || line.contains(label))) {
                 return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
             }
         }

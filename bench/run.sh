@@ -90,11 +90,12 @@ echo "redis-server $(redis-server --version | awk '{print $3}') pid $REDIS_PID o
 APP="$(dirname "$JAR")"
 CP="$APP/lib/main/*:$APP/app/*"
 javac -nowarn -d "$OUT/classes" -cp "$CP" "$HERE/Bench.java" "$HERE/Scale.java" "$HERE/Traced.java" \
-  "$HERE/Production.java"
+  "$HERE/Production.java" "$HERE/Waits.java" "$HERE/RawBeside.java"
 
-# traced: the SDK's floor beside each rep is the peers' jvm/OtelFloor, built once in a private copy
-# (Maven offline first; its OTLP sender is not among the service's artifacts, so then once online)
-if [[ ",$ONLY," == *,traced,* ]]; then
+# traced: the SDK's floor beside each rep is the peers' jvm/OtelFloor; success: their raw JVM drain
+# (jvm/RawDrain) after each rep; built once in a private copy (Maven offline first; the OTLP
+# sender is not among the service's artifacts, so then once online)
+if [[ ",$ONLY," == *,traced,* || ",$ONLY," == *,success,* ]]; then
   PEERS_JVM="${PEERS_JVM:-${TMPDIR:-/tmp}/redrive-bench-peers/jvm}"
   if [ ! -f "$PEERS_JVM/target/classes/OtelFloor.class" ]; then
     mkdir -p "$PEERS_JVM" && cp -r "${PEERS_DIR:-/work/shared/bench/peers}/jvm/." "$PEERS_JVM/" && chmod -R u+w "$PEERS_JVM"

@@ -2,6 +2,9 @@
 -- uses lib/fields.lua
 -- uses lib/ranges.lua
 -- uses lib/counters.lua
+-- uses lib/record.lua
+-- uses lib/snapshot.lua
+-- uses lib/ledger.lua
 -- dead-letter.lua: park jobs, each in one atomic step with its record.
 --
 -- Acks each job, copies its origin entry, read here from the stream so the snapshot is byte for
@@ -13,13 +16,12 @@
 -- once per key at the end (lib/counters.lua): per job, the record's XADD is most of what is left.
 --
 -- Redis never rolls a script back, so everything that can fail is checked before the first write:
--- the types of every key written, and which jobs are still pending. A snapshot of more than
--- PACK_ABOVE fields (lib/fields.lua) is kept packed in one field, so no entry Redis accepts is too
--- big to park. The shebang makes Redis refuse the whole call up front when it is out of memory.
+-- the types of every key written, and which jobs are still pending. The snapshot is kept as
+-- lib/snapshot.lua says (packed when it is big, so no entry Redis accepts is too big to park). The
+-- shebang makes Redis refuse the whole call up front when it is out of memory.
 --
--- A job's replay count and the redrive that sent it back are taken from what a replay recorded
--- for its entry id (KEYS[5], lib/replay-entry.lua), never from the entry's fields, which any
--- producer can write.
+-- A job's replay count and the redrive that sent it back are what a replay noted for its entry id
+-- (KEYS[5], lib/ledger.lua), never the entry's fields, which any producer can write.
 --
 -- KEYS[1]  origin stream
 -- KEYS[2]  dead-letter stream           (same hash slot as KEYS[1], or any key on a single Redis)
@@ -48,24 +50,6 @@
 --                                   nothing written for it, it stays pending for the caller to
 --                                   park again as missing (a record that says what happened)
 
--- A record field's value among XADD's arguments (name, value pairs after the key and '*'), '' if absent.
--- The records of one call share their layout: where a name was found for one job is checked, not
--- searched again, for the next (a search per job and field was 5% of a parked job's cost).
-local fieldAt = {}
-local function recordField(args, name)
-  local at = fieldAt[name]
-  if at and args[at] == name then
-    return args[at + 1]
-  end
-  for j = 3, #args - 1, 2 do
-    if args[j] == name then
-      fieldAt[name] = j
-      return args[j + 1]
-    end
-  end
-  return ''
-end
-
 local origin, dlq, stats, notBefore, ledger, ledgerAt = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local group, forgetBefore = ARGV[1], ARGV[2]
 
@@ -82,12 +66,10 @@ for k = 7, #KEYS do
   end
 end
 
-local originExists = redis.call('EXISTS', origin) == 1
-
 -- The jobs' pending entries and stream entries, read a range at a time (lib/ranges.lua); the
 -- replay ledger only when it holds anything (a job redrive replayed is the exception).
 local pendingNow, entries, ledgerUsed = {}, {}, false
-if not refusal and originExists then
+if not refusal and redis.call('EXISTS', origin) == 1 then
   local ids = {}
   local k = 3
   while k <= #ARGV do
@@ -122,33 +104,18 @@ while i <= #ARGV do
     -- One table of the right size at once (the record is most of a job's arguments), not grown
     -- item by item.
     local args = { dlq, '*', unpack(ARGV, first, first + n - 1) }
-    local replayed = ledgerUsed and redis.call('HGET', ledger, origin .. ' ' .. id) or nil
-    local replays, byTask = string.match(replayed or '', '^(%d+) (.*)$')
+    local replays, byTask, noted
+    if ledgerUsed then
+      replays, byTask, noted = replayedAs(ledger, origin, id)
+    end
     args[#args + 1] = 'replays'
     args[#args + 1] = replays or '0'
-    local entry = entries[id]
-    if not entry then
-      -- Trimmed away before it completed (kind missing): park what is still known, never drop it.
-      args[#args + 1] = 'snapshot'
-      args[#args + 1] = 'missing'
-    else
-      local fields = entry[2]
-      if #fields > 2 * PACK_ABOVE then
-        args[#args + 1] = 'snapshot'
-        args[#args + 1] = 'packed'
-        args[#args + 1] = 'snapshot-packed'
-        args[#args + 1] = packFields(fields)
-      else
-        for j = 1, #fields, 2 do
-          args[#args + 1] = 'f:' .. fields[j]
-          args[#args + 1] = fields[j + 1]
-        end
-      end
-    end
+    -- Trimmed away before it completed (kind missing): park what is still known, never drop it.
+    addSnapshot(args, entries[id] and entries[id][2])
     -- A list, not a table of named fields: one per job, and a list is the cheaper table to make.
-    -- id, XADD arguments, kind, fingerprint, its text, replayed?, the task it counts for (or
-    -- false), where its result goes.
-    toPark[#toPark + 1] = { id, args, kind, fingerprint, fingerprintText, replayed ~= nil,
+    -- id, XADD arguments, kind, fingerprint, its text, its ledger field (or nil), the task it
+    -- counts for (or false), where its result goes.
+    toPark[#toPark + 1] = { id, args, kind, fingerprint, fingerprintText, noted or false,
       byTask ~= nil and failedBy[byTask] ~= nil and byTask or false, #results + 1 }
     results[#results + 1] = false
   end
@@ -158,31 +125,24 @@ if #toPark == 0 then
   return results
 end
 
-local done = {}
+local done, back = {}, {}
 
 for _, job in ipairs(toPark) do
-  local id, args, kind, fingerprint, text, replayed, task, at = unpack(job)
+  local id, args, kind, fingerprint, text, noted, task, at = unpack(job)
   results[at] = { 'parked', redis.call('XADD', unpack(args)) }
   done[#done + 1] = id
-  if replayed then
-    redis.call('HDEL', ledger, origin .. ' ' .. id)
-    redis.call('ZREM', ledgerAt, origin .. ' ' .. id)
+  if noted then
+    back[#back + 1] = noted -- a replayed job is back: a replay of this record notes it anew
   end
   if task then
     failedBy[task] = failedBy[task] + 1
   end
-  countDeadLetter(1, kind, origin, fingerprint, recordField(args, 'job'), text, recordField(args, 'dead-at'),
+  countDeadLetter(1, kind, origin, fingerprint, recordValue(args, 'job'), text, recordValue(args, 'dead-at'),
     results[at][2])
 end
 
 -- Acked together: each job's record is written above, in this same script.
-for from = 1, #done, 1000 do
-  local ack = { origin, group }
-  for j = from, math.min(from + 999, #done) do
-    ack[#ack + 1] = done[j]
-  end
-  redis.call('XACK', unpack(ack))
-end
+inSlices('XACK', { origin, group }, done)
 if redis.call('HLEN', notBefore) > 0 then
   inSlices('HDEL', notBefore, done)
 end
@@ -192,10 +152,5 @@ for task, failed in pairs(failedBy) do
     addTo(task, 'failed', failed)
   end
 end
--- What redrive replayed long ago and that never came back is forgotten a page at a time.
-local old = redis.call('ZRANGEBYSCORE', ledgerAt, '-inf', '(' .. forgetBefore, 'LIMIT', 0, 100)
-if #old > 0 then
-  inSlices('HDEL', ledger, old)
-  inSlices('ZREM', ledgerAt, old)
-end
+forgetReplays(ledger, ledgerAt, back, forgetBefore)
 return results

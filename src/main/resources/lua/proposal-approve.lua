@@ -31,28 +31,11 @@
 local proposal, pointer, seen, task, index = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local seenId, id, now, approver, note = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5]
 
-local refused, state = undecidable(proposal, now, approver)
-if refused == 'gone' then
-  return { 'gone' }
-elseif refused == 'decided' then
-  return { 'decided', state }
-elseif refused == 'expired' then
-  return { 'expired' }
-elseif refused == 'own' then
-  return { 'own' }
+local refused = undecidable(proposal, now, approver) or startRefused(pointer, seen, seenId)
+if refused then
+  return refused
 end
-local busy, current, currentState = refusal(pointer, seen, seenId)
-if busy == 'changed' then
-  return { 'changed' }
-elseif busy == 'running' then
-  return { 'running', current, currentState }
-end
-
-local fields = {}
-for i = 6, #ARGV do
-  fields[#fields + 1] = ARGV[i]
-end
-createTask(pointer, task, index, id, ARGV[3], false, fields)
+createTask(pointer, task, index, id, ARGV[3], false, 6)
 redis.call('HSET', proposal, 'state', 'approved', 'decided-by', approver, 'decided-at', ARGV[3],
   'decision-note', note, 'task', id)
 return { 'approved' }

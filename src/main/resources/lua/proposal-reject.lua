@@ -15,15 +15,9 @@
 local proposal = KEYS[1]
 local now, actor, note = tonumber(ARGV[1]), ARGV[2], ARGV[3]
 
-local refused, state = undecidable(proposal, now, actor)
-if refused == 'gone' then
-  return { 'gone' }
-elseif refused == 'decided' then
-  return { 'decided', state }
-elseif refused == 'expired' then
-  return { 'expired' }
-elseif refused == 'own' then
-  return { 'own' }
+local refused = undecidable(proposal, now, actor)
+if refused then
+  return refused
 end
 redis.call('HSET', proposal, 'state', 'rejected', 'decided-by', actor, 'decided-at', ARGV[1], 'decision-note', note)
 return { 'rejected' }

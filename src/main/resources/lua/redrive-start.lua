@@ -30,18 +30,9 @@
 local pointer, seen, task, index = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local seenId, id, now, dryRun = ARGV[1], ARGV[2], ARGV[3], ARGV[4] == '1'
 
-if not dryRun then
-  local refused, current, state = refusal(pointer, seen, seenId)
-  if refused == 'changed' then
-    return { 'changed' }
-  elseif refused == 'running' then
-    return { 'running', current, state }
-  end
+local refused = not dryRun and startRefused(pointer, seen, seenId)
+if refused then
+  return refused
 end
-
-local fields = {}
-for i = 5, #ARGV do
-  fields[#fields + 1] = ARGV[i]
-end
-createTask(pointer, task, index, id, now, dryRun, fields)
+createTask(pointer, task, index, id, now, dryRun, 5)
 return { 'started' }

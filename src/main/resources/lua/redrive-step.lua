@@ -89,7 +89,7 @@ for e = 1, #page do
 end
 local examined = 0
 -- How many entries from the page's start were all moved: when the page opens the stream, they are
--- trimmed off its head in one call (finishReplays).
+-- trimmed off its head in one call (finishReplays, lib/replay-entry.lua).
 local opening = 0
 for e = 1, #page do
   local entry = page[e]
@@ -121,20 +121,7 @@ for e = 1, #page do
     end
   end
 end
-local beyond = nil
-if opening > 0 then
-  local head = redis.call('XRANGE', dlq, '-', '+', 'COUNT', 1)[1]
-  if head and head[1] == page[1][1] then
-    beyond = page[opening + 1] and page[opening + 1][1]
-    if not beyond then
-      local after = redis.call('XRANGE', dlq, '(' .. page[opening][1], '+', 'COUNT', 1)[1]
-      beyond = after and after[1]
-    end
-  else
-    opening = 0
-  end
-end
-finishReplays(how, opening, beyond)
+finishReplays(how, page, opening)
 if moved > 0 then
   redis.call('XADD', how.audit, '*', 'action', 'redrive-moves', 'actor', how.actor, 'at', how.at, 'note', how.note,
     'dlq', dlq, 'task', how.task, 'count', moved, 'moves', table.concat(how.moves, '\n'),

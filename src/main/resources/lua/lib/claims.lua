@@ -1,3 +1,4 @@
+-- uses lib/fields.lua
 -- lib/claims.lua: XCLAIM for claim.lua and transfer.lua, which check before they call it.
 --
 -- On Redis 7, XCLAIM (and XAUTOCLAIM) deletes from the PEL, without a word, a pending entry whose
@@ -7,19 +8,7 @@
 -- to park as missing.
 
 -- Gives `ids` to `consumer` without returning them (JUSTID), restarting their idle time; with
--- `count`, sets their delivery count to it (RETRYCOUNT). In slices, so no call is too long for
--- Lua's stack.
+-- `count`, sets their delivery count to it (RETRYCOUNT).
 local function claimIds(stream, group, consumer, ids, count)
-  for from = 1, #ids, 1000 do
-    local args = { stream, group, consumer, 0 }
-    for j = from, math.min(from + 999, #ids) do
-      args[#args + 1] = ids[j]
-    end
-    args[#args + 1] = 'JUSTID'
-    if count then
-      args[#args + 1] = 'RETRYCOUNT'
-      args[#args + 1] = count
-    end
-    redis.call('XCLAIM', unpack(args))
-  end
+  inSlices('XCLAIM', { stream, group, consumer, 0 }, ids, count and { 'JUSTID', 'RETRYCOUNT', count } or { 'JUSTID' })
 end

@@ -134,17 +134,12 @@ local function flushCounts(stats)
       redis.call('HDEL', stats, unpack(causeHourFields(fingerprint)))
     end
   end
-  for fingerprint, text in pairs(counted.texts) do
-    redis.call('HSETNX', stats, 'fingerprint-text:' .. fingerprint, text)
-  end
-  for fingerprint, at in pairs(counted.first) do
-    redis.call('HSETNX', stats, 'fingerprint-first:' .. fingerprint, at)
-  end
-  for fingerprint, at in pairs(counted.last) do
-    redis.call('HSET', stats, 'fingerprint-last:' .. fingerprint, at)
-  end
-  for fingerprint, id in pairs(counted.sample) do
-    redis.call('HSET', stats, 'fingerprint-sample:' .. fingerprint, id)
+  -- A cause's text and first park are kept from its first; its latest park and sample replaced.
+  for _, put in ipairs({ { 'HSETNX', 'fingerprint-text:', counted.texts }, { 'HSETNX', 'fingerprint-first:', counted.first },
+    { 'HSET', 'fingerprint-last:', counted.last }, { 'HSET', 'fingerprint-sample:', counted.sample } }) do
+    for fingerprint, value in pairs(put[3]) do
+      redis.call(put[1], stats, put[2] .. fingerprint, value)
+    end
   end
   for minute, n in pairs(counted.minutes) do
     countSlot(stats, 'parked-minute:', minute, n)

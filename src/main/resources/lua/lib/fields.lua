@@ -53,12 +53,17 @@ local function wrongType(wanted)
   return nil
 end
 
--- Runs `command key item...` over a list in slices, so no call is too long for Lua's stack.
-local function inSlices(command, key, items)
+-- Runs `command head... item... tail...` over the list `items` in slices, so no call is too long
+-- for Lua's stack: `head` is a key or a list of the arguments before the items, `tail` (optional)
+-- a list of those after them.
+local function inSlices(command, head, items, tail)
   for from = 1, #items, 1000 do
-    local slice = { key }
+    local slice = type(head) == 'table' and { unpack(head) } or { head }
     for i = from, math.min(from + 999, #items) do
       slice[#slice + 1] = items[i]
+    end
+    for _, item in ipairs(tail or {}) do
+      slice[#slice + 1] = item
     end
     redis.call(command, unpack(slice))
   end

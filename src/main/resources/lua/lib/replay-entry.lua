@@ -1,5 +1,7 @@
 -- uses lib/fields.lua
 -- uses lib/counters.lua
+-- uses lib/snapshot.lua
+-- uses lib/ledger.lua
 -- lib/replay-entry.lua: sending one dead letter back to its origin stream, the step that a single
 -- replay (replay.lua) and a redrive's moves (redrive-step.lua) share.
 --
@@ -8,12 +10,11 @@
 -- the calling script's one step: two operators replaying the same entry at the same moment get one
 -- job between them, and a second replay finds the entry gone.
 --
--- Every replay writes what it put in the new entry for itself into the ledger (a hash of
--- "<origin> <new id>" -> "<replays> <task key>") and its times (a zset of the same fields by ms):
--- dead-letter.lua believes a job's replay count and redrive task from there only, never from the
--- entry's own redrive-replays and redrive-task fields, which any producer can write. A replay of
--- more than PACK_ABOVE fields (lib/fields.lua) goes back packed in the one field redrive-packed,
--- beside the fields redrive adds; redrive's own worker unpacks it.
+-- Every replay notes what it put in the new entry for itself in the replay ledger (lib/ledger.lua),
+-- which dead-letter.lua believes rather than the entry's own fields. The snapshot is read as
+-- lib/snapshot.lua keeps it; a replay of more than PACK_ABOVE fields (lib/fields.lua) goes back
+-- packed in the one field redrive-packed, beside the fields redrive adds; redrive's own worker
+-- unpacks it.
 --
 -- `how` carries the keys (dlq, stats, audit, ledger, ledgerAt), who, when and note (actor, at,
 -- note), the patch (patch by name, patchOrder), the redrive task (task id and taskKey, '' for a
@@ -23,34 +24,6 @@
 
 -- Fields redrive itself sets on the new entry; a stale copy in the snapshot is dropped.
 local own = { ['replay-of'] = true, ['redrive-replays'] = true, ['redrive-task'] = true, ['redrive-packed'] = true }
-
--- The snapshot as name, value, ... whatever its form: f: fields, or packed by dead-letter.lua,
--- with a packed replay's redrive-packed field (the first field, where replayEntry writes it)
--- unpacked in place. nil when the record can't be replayed (a packed snapshot that does not
--- decode, no origin id): the callers look before anything is written, so it is refused or skipped.
-local function snapshotFields(flat, record, snapshot)
-  if not record['origin-id'] then
-    return nil
-  end
-  local fields = {}
-  if record['snapshot-packed'] and not unpackFields(record['snapshot-packed'], fields) then
-    return nil
-  end
-  for _, i in ipairs(snapshot) do
-    fields[#fields + 1] = string.sub(flat[i], 3)
-    fields[#fields + 1] = flat[i + 1]
-  end
-  if fields[1] == 'redrive-packed' then
-    local inner = {}
-    if unpackFields(fields[2], inner) then
-      for k = 3, #fields do
-        inner[#inner + 1] = fields[k]
-      end
-      return inner
-    end
-  end
-  return fields
-end
 
 -- Why a replay to these origins can't write every key it would (the keys of `how`, the origins
 -- and `others`, a list of { key, type }), or nil: checked before the first write.
@@ -65,12 +38,12 @@ local function replayRefusal(how, origins, others)
   return wrongType(wanted)
 end
 
--- Dead letters replayed so far, and their ledger fields and times: written together by finishReplays.
-local replayedIds, ledgerItems, ledgerTimes = {}, {}, {}
+-- Dead letters replayed so far: deleted together by finishReplays.
+local replayedIds = {}
 
 -- Sends one entry back to its origin: a new entry there and (for a single replay) audited; the
 -- dead letter's deletion, its counting out and its ledger field wait for finishReplays. `old` is
--- what snapshotFields found. Returns the new entry id.
+-- what snapshotFields (lib/snapshot.lua) found. Returns the new entry id.
 local function replayEntry(id, old, record, origin, how)
   -- The XADD's arguments are built in place (most replays fit one command); only a replay of more
   -- than PACK_ABOVE fields is packed afterwards.
@@ -121,11 +94,7 @@ local function replayEntry(id, old, record, origin, how)
   end
 
   local newId = redis.call('XADD', unpack(args))
-  local ledgerField = origin .. ' ' .. newId
-  ledgerItems[#ledgerItems + 1] = ledgerField
-  ledgerItems[#ledgerItems + 1] = replays .. ' ' .. how.taskKey
-  ledgerTimes[#ledgerTimes + 1] = string.match(newId, '^%d+')
-  ledgerTimes[#ledgerTimes + 1] = ledgerField
+  noteReplay(origin, newId, replays, how.taskKey)
   replayedIds[#replayedIds + 1] = id
   countDeadLetter(-1, record['failure'] or '', origin, record['fingerprint'] or '', record['job'] or '')
   if how.moves then
@@ -139,17 +108,23 @@ local function replayEntry(id, old, record, origin, how)
 end
 
 -- Deletes the dead letters replayed, writes their ledger fields and counts them out, once per call.
--- `opening` (optional): how many of the replayed, in the order replayed, are the entries that open
--- the dead-letter stream, and `beyond`, the id of the entry after them (nil: there is none). They go
--- with one XTRIM MINID, which drops whole listpack nodes, instead of an XDEL that has to find each
--- entry inside its node: a bulk replay of everything deletes nothing but such an opening run.
-local function finishReplays(how, opening, beyond)
+-- `page` and `opening` (a redrive's step, optional): the page of the dead-letter stream it read, and
+-- how many entries from its start were all replayed, in the order replayed. When the page opens the
+-- stream, they go with one XTRIM MINID, which drops whole listpack nodes, instead of an XDEL that
+-- has to find each entry inside its node: a bulk replay of everything deletes nothing else.
+local function finishReplays(how, page, opening)
   opening = opening or 0
   if opening > 0 then
-    if beyond then
-      redis.call('XTRIM', how.dlq, 'MINID', beyond)
+    local head = redis.call('XRANGE', how.dlq, '-', '+', 'COUNT', 1)[1]
+    if head and head[1] == page[1][1] then
+      local beyond = page[opening + 1] or redis.call('XRANGE', how.dlq, '(' .. page[opening][1], '+', 'COUNT', 1)[1]
+      if beyond then
+        redis.call('XTRIM', how.dlq, 'MINID', beyond[1])
+      else
+        redis.call('XTRIM', how.dlq, 'MAXLEN', 0)
+      end
     else
-      redis.call('XTRIM', how.dlq, 'MAXLEN', 0)
+      opening = 0
     end
   end
   local rest = {}
@@ -157,7 +132,6 @@ local function finishReplays(how, opening, beyond)
     rest[#rest + 1] = replayedIds[i]
   end
   inSlices('XDEL', how.dlq, rest)
-  inSlices('HSET', how.ledger, ledgerItems)
-  inSlices('ZADD', how.ledgerAt, ledgerTimes)
+  writeLedger(how.ledger, how.ledgerAt)
   flushCounts(how.stats)
 end

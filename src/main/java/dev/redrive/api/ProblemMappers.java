@@ -39,6 +39,8 @@ public class ProblemMappers {
                     e.getMessage());
             case NO_SNAPSHOT -> Problem.of(409, "no-snapshot", "Nothing to replay", e.getMessage());
             case KEY_REUSED -> Problem.of(422, "idempotency-key-reused", "Idempotency-Key reused", e.getMessage());
+            case BAD_KEY -> Problem.of(400, "ambiguous-request", "Ambiguous request", e.getMessage());
+            case BAD_REASON -> Problem.of(400, "bad-request", "Bad request", e.getMessage());
             case WRONG_TYPE -> Problem.of(409, "wrong-key-type", "A key holds another type of value", e.getMessage());
             case NO_TASK -> Problem.of(404, "no-such-redrive", "No such redrive", e.getMessage());
             case TASK_FINISHED -> Problem.of(409, "redrive-finished", "Redrive already finished", e.getMessage());

@@ -22,7 +22,6 @@ import org.jboss.resteasy.reactive.RestForm;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.redrive.api.AmbiguousRequests;
 import dev.redrive.api.Callers;
 import dev.redrive.api.Filters;
 import dev.redrive.api.ProblemException;
@@ -94,7 +93,7 @@ public class EntryActions {
                     + " names, " + values.size() + " values)");
         }
         String why = note == null || note.isBlank() ? null : note.trim();
-        String idempotencyKey = confirm == null ? null : "console:" + AmbiguousRequests.idempotencyKey("key", key);
+        String idempotencyKey = confirm == null ? null : Replays.idempotencyKey(key);
         return permits.run(() -> reader.excerpt(dlq, id)).flatMap(found -> {
             if (found.isEmpty() && confirm != null && idempotencyKey != null) {
                 // A confirm clicked twice: the entry went with the first click, whose answer the key gets back.
@@ -124,13 +123,7 @@ public class EntryActions {
     public Uni<Response> discard(@PathParam("dlq") String dlq, @PathParam("id") String id, @RestForm String reason) {
         reader.requireKnown(dlq);
         Requests.entryId(id);
-        if (reason == null || reason.isBlank()) {
-            throw ProblemException.badRequest("a discard needs a reason (it is kept in the audit trail)");
-        }
-        if (reason.length() > 2000) {
-            throw ProblemException.badRequest("reason is limited to 2000 characters");
-        }
-        return replays.discard(dlq, id, reason.trim(), Callers.name(identity))
+        return replays.discard(dlq, id, reason, Callers.name(identity))
                 .map(audit -> Response.seeOther(URI.create(ConsoleUrls.entry(dlq, id))).build());
     }
 

@@ -23,6 +23,10 @@ public class DeadLetterException extends RuntimeException {
         NO_SNAPSHOT,
         /** The Idempotency-Key already answered a request about another entry. */
         KEY_REUSED,
+        /** An Idempotency-Key that is empty, blank or too long ({@link Replays#idempotencyKey}). */
+        BAD_KEY,
+        /** A discard without a reason, or with one too long ({@link Replays#reason}). */
+        BAD_REASON,
         /** A key the step would write holds another type of value; nothing was written. */
         WRONG_TYPE,
         /** No such redrive task. */

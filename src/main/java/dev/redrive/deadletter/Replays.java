@@ -25,12 +25,18 @@ import io.smallrye.mutiny.Uni;
  * atomic script each; this class names the streams a script may write to (allowed, and in the
  * dead-letter stream's hash slot), says why an origin outside them is refused, and turns each
  * script's return codes ({@link ScriptReply.Code}) into results or {@link DeadLetterException}s,
- * in one function per script.
+ * in one function per script. It also owns what an operator's input must be (the discard's
+ * reason, the Idempotency-Key), so the API and the console apply one rule.
  */
 @ApplicationScoped
 public class Replays {
 
     private static final Logger LOG = Logger.getLogger(Replays.class);
+
+    /** Longest discard reason, in characters, once trimmed. */
+    public static final int MAX_REASON = 2000;
+    /** Longest Idempotency-Key, in characters. */
+    public static final int MAX_KEY = 200;
 
     /** What a replay asks for. {@code patch} values are raw bytes; {@code idempotencyKey} may be null. */
     public record Request(String deadLetters, String id, Map<String, byte[]> patch, String note, String actor,
@@ -79,7 +85,7 @@ public class Replays {
     public Uni<Replayed> replay(Request request) {
         String dlq = request.deadLetters();
         store.requireKnown(dlq);
-        String idempotencyKey = request.idempotencyKey() == null ? "" : request.idempotencyKey();
+        String idempotencyKey = request.idempotencyKey() == null ? "" : idempotencyKey(request.idempotencyKey());
         Map<String, byte[]> patch = request.patch() == null ? Map.of() : request.patch();
         ReplaySpan span = tracing.replay(dlq, request.id(), request.actor());
         DeadLetterScripts.Replay replay = new DeadLetterScripts.Replay(request.id(), request.actor(), now(),
@@ -119,15 +125,19 @@ public class Replays {
         return targets.allowedOrigins().stream().filter(origin -> topology.oneScript(origin, dlq)).toList();
     }
 
-    /** Discards an entry; the audit record keeps it whole. Returns the audit entry id. */
+    /**
+     * Discards an entry; the audit record keeps it whole, with the reason as {@link #reason} leaves
+     * it. Returns the audit entry id.
+     */
     public Uni<String> discard(String deadLetters, String id, String reason, String actor) {
         store.requireKnown(deadLetters);
-        return scripts.discard(deadLetters, id, actor, now(), reason).map(written -> {
+        String why = reason(reason);
+        return scripts.discard(deadLetters, id, actor, now(), why).map(written -> {
             ScriptReply reply = ScriptReply.of(LuaScripts.Script.DISCARD, written.reply());
             switch (reply.code()) {
                 case DISCARDED -> {
                     metrics.discarded(deadLetters);
-                    LOG.infof("%s discarded %s/%s: %s; the audit trail keeps the record", actor, deadLetters, id, reason);
+                    LOG.infof("%s discarded %s/%s: %s; the audit trail keeps the record", actor, deadLetters, id, why);
                     if (!written.confirmed()) {
                         throw DeadLetterException.notReplicated("discarded " + deadLetters + "/" + id
                                 + " (audit record " + reply.text(1) + ")", written);
@@ -139,6 +149,38 @@ public class Replays {
                 default -> throw unexpected(reply);
             }
         });
+    }
+
+    /**
+     * A discard's reason as the audit trail keeps it: without the white space around it (a form's
+     * text area or a URL-encoded query adds some), 1 to {@value #MAX_REASON} characters. None, or
+     * only white space, is refused: a discard is never silent.
+     */
+    public static String reason(String reason) {
+        String why = reason == null ? "" : reason.strip();
+        if (why.isEmpty()) {
+            throw new DeadLetterException(DeadLetterException.Reason.BAD_REASON,
+                    "a discard needs a reason (it is kept in the audit trail)");
+        }
+        if (why.length() > MAX_REASON) {
+            throw new DeadLetterException(DeadLetterException.Reason.BAD_REASON,
+                    "a discard's reason is limited to " + MAX_REASON + " characters (it has " + why.length() + ")");
+        }
+        return why;
+    }
+
+    /**
+     * An Idempotency-Key as a replay uses it, wherever it came from (the API's header, the
+     * console's confirm form): 1 to {@value #MAX_KEY} characters, not blank, and kept as given (a key
+     * is compared exactly, so white space in it counts). An empty key is refused rather than taken
+     * as none: the caller who sent it relies on it, and the replay it was to guard would run twice.
+     */
+    public static String idempotencyKey(String key) {
+        if (key == null || key.isBlank() || key.length() > MAX_KEY) {
+            throw new DeadLetterException(DeadLetterException.Reason.BAD_KEY, "Idempotency-Key must be 1 to "
+                    + MAX_KEY + " characters, not blank (leave it out to send none)");
+        }
+        return key;
     }
 
     /** The replay's result once enough replicas have it; a new job they don't have is a 503 that says it exists. */

@@ -255,7 +255,9 @@ class DeadLetterApiTest {
         String dlqId = parkedJob(Map.of("payload", "{\"doc\":\"gone\"}"));
         String originId = originOf(dlqId);
         problem(as("operator").delete(jobs.dlqPath() + "/entries/" + enc(dlqId)).then(), 400);
-        String auditId = as("operator").delete(jobs.dlqPath() + "/entries/" + enc(dlqId) + "?reason=duplicate%20of%2042")
+        problem(as("operator").delete(jobs.dlqPath() + "/entries/" + enc(dlqId) + "?reason=%20%0A").then(), 400);
+        // Kept without the white space around it, as the console's form keeps it (deadletter/Replays.reason).
+        String auditId = as("operator").delete(jobs.dlqPath() + "/entries/" + enc(dlqId) + "?reason=%20duplicate%20of%2042%0A")
                 .then().statusCode(200).extract().path("audit");
         assertTrue(jobs.parked(originId).isEmpty(), "discarded");
         StreamMessage<String, String, byte[]> audit = jobs.streams().all(jobs.dlq() + ":audit").stream()

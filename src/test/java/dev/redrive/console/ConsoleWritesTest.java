@@ -134,6 +134,29 @@ class ConsoleWritesTest {
         assertEquals(before, state(), "not replayed");
     }
 
+    /**
+     * The console's discard and confirm key follow the replay's rules (deadletter/Replays), as the
+     * API's do (DeadLetterApiTest, AmbiguousRequestsTest): a reason is kept without the white space
+     * around it and may then be 2000 characters; a key is 1 to 200 characters.
+     */
+    @Test
+    void theConsolesReasonAndKeyFollowTheApisRules() {
+        String id = park("5");
+        ConsoleClient operator = ConsoleClient.login("operator");
+        List<Object> before = state();
+        operator.post(path() + "/entries/" + id + "/replay", Map.of("confirm", "yes", "key", "k".repeat(201)))
+                .then().statusCode(400).body("type", equalTo("/problems/ambiguous-request"));
+        operator.post(path() + "/entries/" + id + "/discard", Map.of("reason", "\n \t")).then().statusCode(400);
+        operator.post(path() + "/entries/" + id + "/discard", Map.of("reason", "r".repeat(2001))).then().statusCode(400);
+        assertEquals(before, state(), "neither replayed nor discarded");
+        String reason = "r".repeat(2000);
+        operator.post(path() + "/entries/" + id + "/discard", Map.of("reason", " " + reason + "\n")).then().statusCode(303);
+        List<StreamMessage<String, String, String>> trail = till.redis().stream(String.class, String.class, String.class)
+                .xrange(RedisKeys.audit(till.dlq()), io.quarkus.redis.datasource.stream.StreamRange.of("-", "+"));
+        StreamMessage<String, String, String> audit = trail.get(trail.size() - 1);
+        assertEquals(List.of("discard", reason), List.of(audit.payload().get("action"), audit.payload().get("note")));
+    }
+
     @Test
     void theLoginFormCarriesATokenAndTheCsrfCookieIsStrict() {
         io.restassured.response.Response page = given().get("/console/login");
