@@ -10,10 +10,11 @@
 -- Every check runs before the first write.
 --
 -- KEYS[1]  the proposal hash
--- KEYS[2]  the stream's running-redrive pointer (a string: a task id)
--- KEYS[3]  the task hash the pointer named when read (the new task's hash when it named none)
--- KEYS[4]  the new task hash
--- KEYS[5]  the stream's task index
+-- KEYS[2]  the stream's waiting proposals (a sorted set; the approved one leaves it)
+-- KEYS[3]  the stream's running-redrive pointer (a string: a task id)
+-- KEYS[4]  the task hash the pointer named when read (the new task's hash when it named none)
+-- KEYS[5]  the new task hash
+-- KEYS[6]  the stream's task index
 -- ARGV[1]  the task id the pointer named when read, or ''
 -- ARGV[2]  the new task id
 -- ARGV[3]  now, epoch ms
@@ -28,7 +29,7 @@
 --          { 'changed' } (the pointer moved since it was read: read it again)
 --          nothing written in all but the first
 
-local proposal, pointer, seen, task, index = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local proposal, waiting, pointer, seen, task, index = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local seenId, id, now, approver, note = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5]
 
 local refused = undecidable(proposal, now, approver) or startRefused(pointer, seen, seenId)
@@ -38,4 +39,5 @@ end
 createTask(pointer, task, index, id, ARGV[3], false, 6)
 redis.call('HSET', proposal, 'state', 'approved', 'decided-by', approver, 'decided-at', ARGV[3],
   'decision-note', note, 'task', id)
+redis.call('ZREM', waiting, redis.call('HGET', proposal, 'id'))
 return { 'approved' }

@@ -3,6 +3,7 @@
 -- proposal-reject.lua: reject a proposed redrive; nothing moves, and it can be approved no more.
 --
 -- KEYS[1]  the proposal hash
+-- KEYS[2]  the stream's waiting proposals (a sorted set; the rejected one leaves it)
 -- ARGV[1]  now, epoch ms
 -- ARGV[2]  who rejects it
 -- ARGV[3]  their note, or ''
@@ -12,7 +13,7 @@
 --          { 'expired' }                         { 'own' } (the rejecter proposed it)
 --          nothing written in all but the first
 
-local proposal = KEYS[1]
+local proposal, waiting = KEYS[1], KEYS[2]
 local now, actor, note = tonumber(ARGV[1]), ARGV[2], ARGV[3]
 
 local refused = undecidable(proposal, now, actor)
@@ -20,4 +21,5 @@ if refused then
   return refused
 end
 redis.call('HSET', proposal, 'state', 'rejected', 'decided-by', actor, 'decided-at', ARGV[1], 'decision-note', note)
+redis.call('ZREM', waiting, redis.call('HGET', proposal, 'id'))
 return { 'rejected' }

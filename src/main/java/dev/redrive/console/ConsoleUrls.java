@@ -39,6 +39,11 @@ public final class ConsoleUrls {
         return entries(dlq, Map.of("fingerprint", fingerprint));
     }
 
+    /** One cause on its stream's Causes page (its article's id), as proposals of it link back to it. */
+    public static String cause(String dlq, String fingerprint) {
+        return causes(dlq) + "#cause-" + segment(fingerprint);
+    }
+
     public static String entry(String dlq, String id) {
         return stream(dlq) + "/entries/" + segment(id);
     }

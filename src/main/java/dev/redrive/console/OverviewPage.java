@@ -16,6 +16,7 @@ import dev.redrive.api.RedisTimeLimit;
 import dev.redrive.api.Roles;
 import dev.redrive.deadletter.DeadLetterReader;
 import dev.redrive.deadletter.DeadLetterSummary;
+import dev.redrive.redrive.Proposals;
 import io.quarkus.qute.TemplateInstance;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
@@ -37,24 +38,55 @@ public class OverviewPage {
     QueueFigures queues;
 
     @Inject
+    Proposals proposals;
+
+    @Inject
     ConsoleSettings settings;
 
     @Inject
     SecurityIdentity identity;
 
-    /** One dead-letter stream's row. */
-    public record Stream(String name, String causesUrl, String entriesUrl, long depth, Instant oldest, Instant newest,
-            String perMinute, Map<String, Long> byFailure, Map<String, Long> byOrigin, int causes, String chart) {
+    /**
+     * Proposals that wait for a decision: {@code count}, or more when {@code more} (a stream's are
+     * counted up to {@link Proposals#WAITING_LIMIT}).
+     */
+    public record Waiting(long count, boolean more) {
 
-        static Stream of(DeadLetterSummary s) {
-            return new Stream(s.name(), ConsoleUrls.causes(s.name()), ConsoleUrls.entries(s.name(), Map.of()), s.depth(),
-                    s.oldestDeadAt(), s.newestDeadAt(), String.format("%.1f", s.parkedLastFiveMinutes() / 5.0),
-                    s.byFailure(), s.byOrigin(), s.byFingerprint().size(), ParkChart.svg(s.name(), s.parkedPerHour()));
+        static final Waiting NONE = new Waiting(0, false);
+
+        static Waiting of(Proposals.Waiting w) {
+            return new Waiting(w.count(), w.more());
+        }
+
+        public boolean any() {
+            return count > 0;
+        }
+
+        /** "3", or "50+" when more wait than were counted. */
+        public String text() {
+            return count + (more ? "+" : "");
+        }
+
+        Waiting plus(Waiting other) {
+            return new Waiting(count + other.count, more || other.more);
         }
     }
 
-    /** What the page shows. */
-    public record View(List<Stream> streams, List<QueueFigures.Queue> queues, long refreshMillis) {
+    /** One dead-letter stream's row; {@code waiting} its proposals waiting for a decision. */
+    public record Stream(String name, String causesUrl, String entriesUrl, long depth, Instant oldest, Instant newest,
+            String perMinute, Map<String, Long> byFailure, Map<String, Long> byOrigin, int causes, String chart,
+            Waiting waiting, String proposalsUrl) {
+
+        static Stream of(DeadLetterSummary s, Proposals.Waiting waiting) {
+            return new Stream(s.name(), ConsoleUrls.causes(s.name()), ConsoleUrls.entries(s.name(), Map.of()), s.depth(),
+                    s.oldestDeadAt(), s.newestDeadAt(), String.format("%.1f", s.parkedLastFiveMinutes() / 5.0),
+                    s.byFailure(), s.byOrigin(), s.byFingerprint().size(), ParkChart.svg(s.name(), s.parkedPerHour()),
+                    Waiting.of(waiting), ConsoleUrls.proposals(s.name()));
+        }
+    }
+
+    /** What the page shows; {@code waiting} the proposals waiting in all streams together. */
+    public record View(List<Stream> streams, List<QueueFigures.Queue> queues, long refreshMillis, Waiting waiting) {
     }
 
     @GET
@@ -70,8 +102,16 @@ public class OverviewPage {
         return view().map(ConsoleTemplates::overview$live);
     }
 
+    /** The counters of every stream, and one bounded read per stream of its waiting proposals. */
     private Uni<View> view() {
-        return reader.summaries().map(all -> new View(all.stream().map(Stream::of).toList(), queues.all(),
-                settings.refreshMillis()));
+        return reader.summaries().flatMap(all -> {
+            if (all.isEmpty()) {
+                return Uni.createFrom().item(new View(List.of(), queues.all(), settings.refreshMillis(), Waiting.NONE));
+            }
+            List<Uni<Stream>> rows = all.stream()
+                    .map(s -> proposals.waiting(s.name()).map(waiting -> Stream.of(s, waiting))).toList();
+            return Uni.join().all(rows).andFailFast().map(streams -> new View(streams, queues.all(),
+                    settings.refreshMillis(), streams.stream().map(Stream::waiting).reduce(Waiting.NONE, Waiting::plus)));
+        });
     }
 }

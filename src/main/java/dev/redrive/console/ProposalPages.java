@@ -72,10 +72,13 @@ public class ProposalPages {
     }
 
     /**
-     * @param decideBlocked why this user's Approve and Reject are disabled, or null when they are not
+     * @param causeUrl        the cause the proposal targets on the Causes page, or null when its filter names none
+     * @param causeEntriesUrl that cause's entries, or null
+     * @param decideBlocked   why this user's Approve and Reject are disabled, or null when they are not
      */
     public record View(Proposal p, List<String> filter, Proposals.Matches now, List<Sample> samples, String url,
-            String causesUrl, String listUrl, String taskUrl, String decideBlocked) {
+            String causesUrl, String listUrl, String taskUrl, String causeUrl, String causeEntriesUrl,
+            String decideBlocked) {
     }
 
     public record Sample(String id, String url, String reason) {
@@ -100,12 +103,15 @@ public class ProposalPages {
             samples.add(new Sample(e.id(), ConsoleUrls.entry(dlq, e.id()), e.record().field(RecordField.REASON)));
         }
         Me me = Me.of(identity);
+        String fingerprint = p.filter().fingerprint();
         String blocked = !p.open() ? null
                 : !me.operator() ? "only a dlq-operator approves or rejects"
                 : me.user().equals(p.proposedBy()) ? "you proposed it: another operator decides (four eyes)" : null;
         return ConsoleTemplates.proposal(me, new View(p, describe(p.filter()), proposals.count(dlq, p.filter()), samples,
                 ConsoleUrls.proposal(dlq, p.id()), ConsoleUrls.causes(dlq), ConsoleUrls.proposals(dlq),
-                p.task() == null ? null : ConsoleUrls.redrive(dlq, p.task()), blocked));
+                p.task() == null ? null : ConsoleUrls.redrive(dlq, p.task()),
+                fingerprint == null ? null : ConsoleUrls.cause(dlq, fingerprint),
+                fingerprint == null ? null : ConsoleUrls.causeEntries(dlq, fingerprint), blocked));
     }
 
     @POST

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -69,10 +70,34 @@ public class DeadLetterWriter {
         metrics.expectUnparked(queue, UNPARKED_REASONS);
     }
 
-    /** The record of a job about to be parked from a queue. */
-    public DeadLetterRecord record(QueueSpec queue, Job job, String consumer, FailureKind kind, Failure failure,
-            Instant lastAttemptAt) {
-        return DeadLetterRecord.of(job, queue.group(), consumer, kind, failure, lastAttemptAt, now());
+    /**
+     * A queue's job to park: the consumer that held it, why ({@code failureKind}, {@code failure}),
+     * when its last attempt started (null: never attempted here) and that attempt's traceparent
+     * (null when tracing is off).
+     */
+    public record ToPark(Job job, String consumer, FailureKind failureKind, Failure failure,
+            Instant lastAttemptAt, String traceparent) {
+    }
+
+    /**
+     * Parks jobs of one queue together (those that failed in the same event-loop turn), as
+     * {@link #parkAll} does: the call names each redrive task the jobs' fields name once, and the
+     * script counts a job against its task only if redrive's ledger confirms the task sent it.
+     */
+    public Uni<List<Parked>> parkJobs(QueueSpec queue, List<ToPark> jobs) {
+        Instant now = now();
+        List<DeadLetterRecord> records = new ArrayList<>(jobs.size());
+        Set<String> tasks = new LinkedHashSet<>();
+        for (ToPark p : jobs) {
+            DeadLetterRecord record = DeadLetterRecord.of(p.job(), queue.group(), p.consumer(), p.failureKind(),
+                    p.failure(), p.lastAttemptAt(), now);
+            records.add(p.traceparent() == null ? record : record.withLastAttemptTrace(p.traceparent()));
+            String task = redriveTask(p.job(), queue.stream());
+            if (task != null) {
+                tasks.add(task);
+            }
+        }
+        return parkAll(queue.name(), queue.deadLetters(), records, tasks);
     }
 
     /**
@@ -80,7 +105,7 @@ public class DeadLetterWriter {
      * with the stream; null for a job without one. The field is only a hint: dead-letter.lua counts
      * the job against the task only if redrive's own ledger says that task sent it.
      */
-    public String redriveTask(Job job, String stream) {
+    private String redriveTask(Job job, String stream) {
         String key = RedriveTag.taskKey(job);
         return key != null && topology.oneScript(stream, key) ? key : null;
     }

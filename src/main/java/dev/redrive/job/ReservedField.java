@@ -1,8 +1,5 @@
 package dev.redrive.job;
 
-import java.util.Arrays;
-import java.util.Optional;
-
 /**
  * The fields redrive writes into a replayed entry for itself (README, "Reserved fields"): the one
  * place they are spelt. lib/replay-entry.lua spells them again, writing them and dropping a
@@ -29,9 +26,5 @@ public enum ReservedField {
     /** The field's name in the stream. */
     public String wireName() {
         return wireName;
-    }
-
-    public static Optional<ReservedField> named(String wireName) {
-        return Arrays.stream(values()).filter(f -> f.wireName.equals(wireName)).findFirst();
     }
 }

@@ -81,6 +81,16 @@ public final class RedisKeys {
     }
 
     /**
+     * Ids of a dead-letter stream's proposals that wait for a decision, scored by when they expire
+     * (epoch ms): proposal-create.lua adds each, proposal-approve.lua and proposal-reject.lua drop
+     * the one they decide, and proposal-create.lua forgets the expired. A count of what waits is
+     * one bounded range read of it (the console's badge), never a walk through every proposal.
+     */
+    public static String waitingProposals(String deadLetters) {
+        return slotPrefix(deadLetters) + ":proposals-waiting";
+    }
+
+    /**
      * What redrive itself wrote into the entries it replayed from a dead-letter stream: a hash of
      * {@code <origin stream> <new entry id>} to {@code <replays> <redrive task key or nothing>}.
      * A park believes a job's replay count and redrive task only from here, never from the

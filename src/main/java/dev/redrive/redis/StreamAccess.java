@@ -126,11 +126,18 @@ public class StreamAccess {
     }
 
     /**
-     * Claims entries for a worker if each is still owned by whom the caller saw, with the delivery
-     * count the caller saw, idle at least {@code minIdle}; see claim.lua. Trimmed entries go to {@code missing}, still pending.
+     * What a claim took: the entries claimed, to run, and those trimmed from the stream meanwhile
+     * ({@code gone}: not claimed, still pending, to be parked as missing).
      */
-    public Uni<List<Entry>> claim(String stream, String group, String worker, long nowMillis, Duration minIdle,
-            List<Seen> seen, List<Seen> missing) {
+    public record Claimed(List<Entry> entries, List<Seen> gone) {
+    }
+
+    /**
+     * Claims entries for a worker if each is still owned by whom the caller saw, with the delivery
+     * count the caller saw, idle at least {@code minIdle}; see claim.lua.
+     */
+    public Uni<Claimed> claim(String stream, String group, String worker, long nowMillis, Duration minIdle,
+            List<Seen> seen) {
         List<String> args = new ArrayList<>(4 + 3 * seen.size());
         args.add(group);
         args.add(worker);
@@ -144,16 +151,17 @@ public class StreamAccess {
         return scripts.run(LuaScripts.Script.CLAIM, List.of(stream, RedisKeys.notBefore(stream)), args)
                 .map(reply -> {
                     List<Entry> claimed = new ArrayList<>(reply.size());
+                    List<Seen> gone = new ArrayList<>();
                     for (Response item : reply) {
                         String id = item.get(0).toString();
                         int count = item.get(1).toInteger();
                         if (item.get(2).type() == io.vertx.redis.client.ResponseType.MULTI) {
                             claimed.add(new Entry(id, count, PackedFields.expand(fields(item.get(2)))));
                         } else {
-                            missing.add(trimmed(item));
+                            gone.add(trimmed(item));
                         }
                     }
-                    return claimed;
+                    return new Claimed(claimed, gone);
                 });
     }
 

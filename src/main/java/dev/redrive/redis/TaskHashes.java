@@ -7,6 +7,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.quarkus.redis.datasource.sortedset.ScoreRange;
+import io.quarkus.redis.datasource.sortedset.ZRangeArgs;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -52,9 +54,19 @@ public class TaskHashes {
                 .hgetall(RedisKeys.proposal(deadLetters, proposalId));
     }
 
+    /**
+     * Up to {@code count} ids of the stream's proposals that wait for a decision at {@code now}
+     * (epoch ms; undecided and unexpired), soonest to expire first: one range read, at any number
+     * of proposals.
+     */
+    public Uni<List<String>> waitingProposalIds(String deadLetters, long now, int count) {
+        return redis.sortedSet(String.class).zrangebyscore(RedisKeys.waitingProposals(deadLetters),
+                new ScoreRange<>((double) now, false, Double.POSITIVE_INFINITY, true), new ZRangeArgs().limit(0, count));
+    }
+
     /** Up to {@code count} proposal ids of the stream, newest first, from the {@code offset}th on. */
     public Uni<List<String>> proposalIds(String deadLetters, long offset, int count) {
         return redis.sortedSet(String.class).zrange(RedisKeys.proposals(deadLetters), offset, offset + count - 1,
-                new io.quarkus.redis.datasource.sortedset.ZRangeArgs().rev());
+                new ZRangeArgs().rev());
     }
 }

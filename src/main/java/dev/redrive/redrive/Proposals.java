@@ -21,6 +21,7 @@ import dev.redrive.redis.LuaScripts;
 import dev.redrive.redis.RedisKeys;
 import dev.redrive.redis.ScriptReply;
 import dev.redrive.redis.TaskHashes;
+import io.smallrye.mutiny.Uni;
 
 /**
  * Proposed bulk redrives, approved by a second person (four eyes): one person or agent proposes a
@@ -37,6 +38,16 @@ public class Proposals {
     /** What a filter selects now, counted through at most redrive.proposals.count-limit entries. */
     public record Matches(long matched, boolean complete) {
     }
+
+    /** How many proposals of a stream wait for a decision: {@code count}, or more than it when {@code more}. */
+    public record Waiting(int count, boolean more) {
+    }
+
+    /**
+     * The most waiting proposals of one stream that are counted ({@link #waiting}) or read
+     * ({@link #waitingProposals}) for one page, so a page costs the same however many wait.
+     */
+    public static final int WAITING_LIMIT = 50;
 
     /** A page of a stream's proposals, newest first; {@code next} is the cursor of the next page, or null. */
     public record ProposalPage(List<Proposal> items, String next) {
@@ -75,13 +86,15 @@ public class Proposals {
                 now.plus(config.proposals().ttl()), matches.matched(), matches.complete());
         long keep = config.proposals().ttl().plus(config.replay().redriveRetention()).toMillis();
         List<String> args = new ArrayList<>(List.of(proposal.id(), Long.toString(now.toEpochMilli()),
-                Long.toString(keep), Long.toString(now.toEpochMilli() - keep)));
+                Long.toString(keep), Long.toString(now.toEpochMilli() - keep),
+                Long.toString(proposal.expiresAt().toEpochMilli())));
         proposal.toHash(store.json(spec.filter())).forEach((name, value) -> {
             args.add(name);
             args.add(value);
         });
         wait.on(scripts.call(LuaScripts.Script.PROPOSAL_CREATE,
-                List.of(RedisKeys.proposal(dlq, proposal.id()), RedisKeys.proposals(dlq)), args));
+                List.of(RedisKeys.proposal(dlq, proposal.id()), RedisKeys.proposals(dlq), RedisKeys.waitingProposals(dlq)),
+                args));
         store.audit(dlq, "proposal", actor, proposal.note(), Map.of("proposal", proposal.id()));
         LOG.infof("%s proposed redrive %s of %s (%d matched now, %d/s, canary %d); another operator approves it with "
                 + "POST /dlq/.../proposals/%s/approve", actor, proposal.id(), dlq, matches.matched(),
@@ -128,6 +141,33 @@ public class Proposals {
     }
 
     /**
+     * How many of the stream's proposals wait for a decision now (proposed, unexpired), counted up
+     * to {@link #WAITING_LIMIT}: one range read of the waiting set. Does not block.
+     */
+    public Uni<Waiting> waiting(String dlq) {
+        return hashes.waitingProposalIds(dlq, store.now().toEpochMilli(), WAITING_LIMIT + 1)
+                .map(ids -> new Waiting(Math.min(ids.size(), WAITING_LIMIT), ids.size() > WAITING_LIMIT));
+    }
+
+    /**
+     * The stream's proposals that wait for a decision now, soonest to expire first, at most
+     * {@link #WAITING_LIMIT}: the range read and one read of each. Does not block.
+     */
+    public Uni<List<Proposal>> waitingProposals(String dlq) {
+        Instant now = store.now();
+        return hashes.waitingProposalIds(dlq, now.toEpochMilli(), WAITING_LIMIT).flatMap(ids -> {
+            if (ids.isEmpty()) {
+                return Uni.createFrom().item(List.<Proposal>of());
+            }
+            List<Uni<Map<String, String>>> reads = ids.stream().map(id -> hashes.proposal(dlq, id)).toList();
+            return Uni.join().all(reads).andFailFast().map(found -> found.stream()
+                    .filter(hash -> hash != null && !hash.isEmpty())
+                    .map(hash -> Proposal.fromHash(hash, store.filter(hash.get("filter"), "proposal " + hash.get("id")), now))
+                    .filter(Proposal::open).toList());
+        });
+    }
+
+    /**
      * Approves the proposal and starts its redrive exactly as proposed (canary first); the
      * proposal with its task. The script decides: of two approvers at once, one starts the task.
      */
@@ -152,7 +192,8 @@ public class Proposals {
     /** Rejects the proposal: nothing moves, and it can be approved no more. */
     public Proposal reject(String dlq, String id, String actor, String note) {
         get(dlq, id);
-        ScriptReply reply = wait.on(scripts.call(LuaScripts.Script.PROPOSAL_REJECT, List.of(RedisKeys.proposal(dlq, id)),
+        ScriptReply reply = wait.on(scripts.call(LuaScripts.Script.PROPOSAL_REJECT,
+                List.of(RedisKeys.proposal(dlq, id), RedisKeys.waitingProposals(dlq)),
                 List.of(Long.toString(store.now().toEpochMilli()), actor, text(note))));
         refuseUnless(ScriptReply.Code.REJECTED, reply, dlq, id, "reject");
         store.audit(dlq, "proposal-reject", actor, text(note), Map.of("proposal", id));

@@ -69,7 +69,8 @@ class RedriveTaskStore {
      * {@link #create} follows; the script's answer when the proposal may not be approved.
      */
     ScriptReply createApproved(RedriveTask task, String proposalKey, String approver, String note) {
-        return start(task, LuaScripts.Script.PROPOSAL_APPROVE, List.of(proposalKey), List.of(approver, note));
+        return start(task, LuaScripts.Script.PROPOSAL_APPROVE,
+                List.of(proposalKey, RedisKeys.waitingProposals(task.dlq())), List.of(approver, note));
     }
 
     /**

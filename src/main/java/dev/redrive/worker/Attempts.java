@@ -10,7 +10,6 @@ import java.util.function.Function;
 import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
 import dev.redrive.retry.Failure;
-import dev.redrive.trace.AttemptSpan;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -30,19 +29,15 @@ final class Attempts {
     }
 
     /**
-     * Runs the handler once; {@code done} gets the failure, or null when the job is done. With a
-     * span (tracing on), the handler runs and its time is recorded with the span current, so the
+     * Runs the handler once; {@code done} gets the failure, or null when the job is done. With
+     * tracing on, the handler runs and its time is recorded with the attempt's span current, so the
      * handler's spans nest in it and the duration histogram carries its trace as an exemplar.
      */
-    void run(Job job, AttemptSpan span, Consumer<Failure> done) {
-        if (span == null) {
-            attempt(job, null, done);
-        } else {
-            span.runHandler(() -> attempt(job, span, done));
-        }
+    void run(Job job, AttemptTrace trace, Consumer<Failure> done) {
+        trace.runHandler(() -> attempt(job, trace, done));
     }
 
-    private void attempt(Job job, AttemptSpan span, Consumer<Failure> done) {
+    private void attempt(Job job, AttemptTrace trace, Consumer<Failure> done) {
         running.add(job.id());
         long start = System.nanoTime();
         Uni<Void> attempt;
@@ -52,19 +47,14 @@ final class Attempts {
             attempt = Uni.createFrom().failure(e);
         }
         attempt.subscribe().with(
-                ok -> finished(job, System.nanoTime() - start, null, done, span),
-                error -> finished(job, System.nanoTime() - start, Failure.of(error), done, span));
+                ok -> finished(job, System.nanoTime() - start, null, done, trace),
+                error -> finished(job, System.nanoTime() - start, Failure.of(error), done, trace));
     }
 
-    private void finished(Job job, long nanos, Failure failure, Consumer<Failure> done, AttemptSpan span) {
+    private void finished(Job job, long nanos, Failure failure, Consumer<Failure> done, AttemptTrace trace) {
         running.remove(job.id());
-        if (span == null) {
-            count(nanos, failure);
-            done.accept(failure);
-        } else {
-            span.run(() -> count(nanos, failure));
-            span.release(() -> done.accept(failure));
-        }
+        trace.run(() -> count(nanos, failure));
+        trace.release(() -> done.accept(failure));
     }
 
     private void count(long nanos, Failure failure) {

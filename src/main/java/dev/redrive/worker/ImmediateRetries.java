@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.Consumer;
 
 import org.jboss.logging.Logger;
 
@@ -28,25 +27,18 @@ import io.smallrye.mutiny.Uni;
  */
 final class ImmediateRetries {
 
-    /** Logged under QueueWorker, with the other outcome writes. */
-    private static final Logger LOG = Logger.getLogger(QueueWorker.class);
+    private static final Logger LOG = Logger.getLogger(ImmediateRetries.class);
 
     /** A job to run again at once, and the failure and start of the attempt that just ended. */
     private record Again(Job job, Failure failure, Instant attemptedAt) {
     }
 
     private final Batcher<Again> again;
+    /** {@code worker::slotFreed}, built once: a bound method reference is a new object each time it is evaluated. */
     private final Runnable slotFreed;
 
-    /**
-     * @param later     runs a task after the current event-loop turn
-     * @param slotFreed called once per job whose count is written (or failed to be)
-     * @param rerun     takes the jobs to run again, as entries with their new delivery count
-     * @param trimmed   parks the jobs whose entry was trimmed
-     */
-    ImmediateRetries(QueueSpec spec, String consumer, StreamAccess redis, Consumer<Runnable> later, Runnable slotFreed,
-            Consumer<List<StreamAccess.Entry>> rerun, TrimmedJobs trimmed) {
-        this.slotFreed = slotFreed;
+    ImmediateRetries(QueueSpec spec, String consumer, StreamAccess redis, OutcomeListener worker) {
+        this.slotFreed = worker::slotFreed;
         this.again = new Batcher<>(jobs -> {
             Map<Integer, List<String>> byAttempt = new TreeMap<>();
             jobs.forEach(j -> byAttempt.computeIfAbsent(j.job().attempt(), a -> new ArrayList<>()).add(j.job().id()));
@@ -59,15 +51,15 @@ final class ImmediateRetries {
                 List<StreamAccess.Entry> runAgain = new ArrayList<>(jobs.size());
                 for (Again a : jobs) {
                     if (trimmedIds.contains(a.job().id())) {
-                        trimmed.park(a.job(), a.failure(), a.attemptedAt());
+                        worker.trimmed(a.job(), a.failure(), a.attemptedAt());
                     } else {
                         runAgain.add(new StreamAccess.Entry(a.job().id(), a.job().attempt() + 1, a.job().fields()));
                     }
                 }
-                rerun.accept(runAgain);
+                worker.runAgain(runAgain);
             });
         }, (jobs, e) -> LOG.errorf(e, "could not count the next attempt of %d failed jobs of %s; they stay pending "
-                + "under %s until stall recovery", jobs.size(), spec.stream(), consumer), later);
+                + "under %s until stall recovery", jobs.size(), spec.stream(), consumer), worker::later);
     }
 
     /** Whether a job that failed this attempt is due again at once. */

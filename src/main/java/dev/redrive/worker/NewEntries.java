@@ -20,8 +20,7 @@ import io.vertx.mutiny.core.Vertx;
  */
 final class NewEntries {
 
-    /** Logged under QueueWorker, as before reading had a class of its own. */
-    private static final Logger LOG = Logger.getLogger(QueueWorker.class);
+    private static final Logger LOG = Logger.getLogger(NewEntries.class);
     private static final Duration REDIS_ERROR_PAUSE = Duration.ofSeconds(1);
 
     private final QueueSpec spec;

@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 import org.jboss.logging.Logger;
@@ -25,24 +24,25 @@ import dev.redrive.retry.Failure;
 /**
  * Writes what became of a job that is not parked: acked once done, handed to the retry consumer
  * to wait out its backoff, or handed back unspent; one whose entry turned out trimmed on the way
- * is parked as missing ({@link TrimmedJobs}). Acks and hand-offs of one event-loop turn go
+ * is parked as missing ({@link OutcomeListener#trimmed}). Acks and hand-offs of one event-loop turn go
  * out together ({@link Batcher}); the job's slot is freed once its write is answered, so the PEL
  * never holds more of this process's work than it can finish.
  */
 final class Outcomes {
 
-    /** Logged under QueueWorker, as before these writes had a class of their own. */
-    private static final Logger LOG = Logger.getLogger(QueueWorker.class);
+    private static final Logger LOG = Logger.getLogger(Outcomes.class);
 
     private final QueueSpec spec;
     private final StreamAccess redis;
     private final QueueMetrics metrics;
     private final Clock clock;
-    private final Runnable slotFreed;
     private final Batcher<String> acks;
     private final Batcher<String> doneReplays;
     private final Batcher<Handoff> retries;
     private final ImmediateRetries atOnce;
+    private final OutcomeListener worker;
+    /** {@code worker::slotFreed}, built once: a bound method reference is a new object each time it is evaluated. */
+    private final Runnable slotFreed;
 
     /**
      * A failed job on its way to the retry consumer, how long it is to wait there, and the epoch ms
@@ -54,32 +54,22 @@ final class Outcomes {
         }
     }
 
-    private final TrimmedJobs trimmed;
-
-    /**
-     * @param later     runs a task after the current event-loop turn
-     * @param slotFreed called once per job whose outcome is written (or failed to be)
-     * @param handedOver called with the jobs the retry consumer holds now, before their slots are freed
-     * @param rerun     runs jobs again that are due at once ({@link ImmediateRetries})
-     * @param trimmed   parks the jobs whose entry turned out trimmed when their outcome was written
-     */
     Outcomes(QueueSpec spec, String consumer, StreamAccess redis, DeadLetterWriter deadLetters, QueueMetrics metrics,
-            Clock clock, Consumer<Runnable> later, Runnable slotFreed, Consumer<List<DueRetries.Waiting>> handedOver,
-            Consumer<List<StreamAccess.Entry>> rerun, TrimmedJobs trimmed) {
+            Clock clock, OutcomeListener worker) {
         this.spec = spec;
         this.redis = redis;
         this.metrics = metrics;
         this.clock = clock;
-        this.slotFreed = slotFreed;
-        this.trimmed = trimmed;
-        this.atOnce = new ImmediateRetries(spec, consumer, redis, later, slotFreed, rerun, trimmed);
+        this.worker = worker;
+        this.slotFreed = worker::slotFreed;
+        this.atOnce = new ImmediateRetries(spec, consumer, redis, worker);
         this.acks = new Batcher<>(ids -> redis.ack(spec.stream(), spec.group(), ids),
                 (ids, e) -> LOG.errorf(e, "could not ack %d jobs of %s; they stay pending and run again after "
-                        + "stall recovery", ids.size(), spec.stream()), later);
+                        + "stall recovery", ids.size(), spec.stream()), worker::later);
         // A replayed job that is done needs its ledger field no more (only a job parked again does).
         this.doneReplays = new Batcher<>(ids -> deadLetters.forgetReplays(spec.deadLetters(), spec.stream(), ids),
                 (ids, e) -> LOG.debugf("could not forget %d done replays of %s (%s); later parks prune them",
-                        ids.size(), spec.stream(), e.getMessage()), later);
+                        ids.size(), spec.stream(), e.getMessage()), worker::later);
         // The wait starts when the hand-over is answered (Redis restarts the entry's idle time then):
         // each job is due its backoff after that, never before.
         this.retries = new Batcher<>(handoffs -> redis.handOver(spec.stream(), spec.group(), Consumers.RETRY,
@@ -89,15 +79,15 @@ final class Outcomes {
                     List<DueRetries.Waiting> waiting = new ArrayList<>(handoffs.size());
                     for (Handoff h : handoffs) {
                         if (trimmedIds.contains(h.id())) {
-                            trimmed.park(h.job(), h.failure(), h.attemptedAt());
+                            worker.trimmed(h.job(), h.failure(), h.attemptedAt());
                         } else {
                             waiting.add(new DueRetries.Waiting(h.id(), h.job().attempt(), now + h.waitMillis()));
                         }
                     }
-                    handedOver.accept(waiting);
+                    worker.handedOver(waiting);
                 }),
                 (ids, e) -> LOG.errorf(e, "could not hand %d failed jobs of %s to the retry consumer; they stay "
-                        + "pending under %s until stall recovery", ids.size(), spec.stream(), consumer), later);
+                        + "pending under %s until stall recovery", ids.size(), spec.stream(), consumer), worker::later);
     }
 
     /** Acks the job; a replayed one also leaves the replay ledger. */
@@ -159,12 +149,12 @@ final class Outcomes {
         redis.transfer(spec.stream(), spec.group(), Consumers.RETRY, List.of(job.id()), job.attempt() - 1)
                 .subscribe().with(gone -> {
                     if (!gone.isEmpty()) {
-                        trimmed.park(job, null, null);
+                        worker.trimmed(job, null, null);
                     }
-                    slotFreed.run();
+                    worker.slotFreed();
                 }, error -> {
                     LOG.errorf(error, "could not hand back job %s; it stays pending until stall recovery", job.jobId());
-                    slotFreed.run();
+                    worker.slotFreed();
                 });
     }
 }

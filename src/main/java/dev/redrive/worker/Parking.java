@@ -1,21 +1,16 @@
 package dev.redrive.worker;
 
 import java.time.Instant;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
-import java.util.function.Consumer;
 
 import org.jboss.logging.Logger;
 
 import dev.redrive.config.QueueSpec;
-import dev.redrive.deadletter.DeadLetterRecord;
 import dev.redrive.deadletter.DeadLetterWriter;
 import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
 import dev.redrive.retry.Failure;
 import dev.redrive.retry.FailureKind;
-import dev.redrive.trace.AttemptSpan;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -25,72 +20,47 @@ import io.smallrye.mutiny.Uni;
  */
 final class Parking {
 
-    /** Logged under QueueWorker, as before parking had a class of its own. */
-    private static final Logger LOG = Logger.getLogger(QueueWorker.class);
+    private static final Logger LOG = Logger.getLogger(Parking.class);
 
     private final QueueSpec spec;
     private final DeadLetterWriter deadLetters;
     private final QueueMetrics metrics;
+    private final OutcomeListener worker;
+    /** {@code worker::slotFreed}, built once: a bound method reference is a new object each time it is evaluated. */
     private final Runnable slotFreed;
-    private final Batcher<ToPark> parks;
+    private final Batcher<Held> parks;
 
-    /**
-     * A record to park, the redrive task its job's field names (null for none), and the span of
-     * the attempt that parks it (null when tracing is off), which the parked counter's exemplar names.
-     */
-    private record ToPark(DeadLetterRecord record, String redriveTask, AttemptSpan span) {
+    /** A job to park, and the trace of the attempt that parks it: the parked counter's exemplar. */
+    private record Held(DeadLetterWriter.ToPark job, AttemptTrace trace) {
     }
 
-    /**
-     * @param later     runs a task after the current event-loop turn
-     * @param slotFreed called once per job whose park is answered (or failed)
-     */
-    Parking(QueueSpec spec, DeadLetterWriter deadLetters, QueueMetrics metrics, Consumer<Runnable> later,
-            Runnable slotFreed) {
+    Parking(QueueSpec spec, DeadLetterWriter deadLetters, QueueMetrics metrics, OutcomeListener worker) {
         this.spec = spec;
         this.deadLetters = deadLetters;
         this.metrics = metrics;
-        this.slotFreed = slotFreed;
+        this.worker = worker;
+        this.slotFreed = worker::slotFreed;
         this.parks = new Batcher<>(this::parkAll,
                 (batch, e) -> LOG.errorf(e, "could not park %d jobs of %s; nothing was written, they stay pending "
-                        + "and are parked on their next delivery", batch.size(), spec.stream()), later);
+                        + "and are parked on their next delivery", batch.size(), spec.stream()), worker::later);
     }
 
-    /**
-     * Parks with the other jobs that failed in the same turn, jobs that a redrive sent back among
-     * them: the call names each redrive task once, and the script counts a job against its task
-     * only if redrive's ledger confirms the task sent it.
-     */
-    void park(Job job, String owner, FailureKind kind, Failure failure, Instant attemptedAt, AttemptSpan span) {
-        DeadLetterRecord record = deadLetters.record(spec, job, owner, kind, failure, attemptedAt);
-        if (span != null) {
-            record = record.withLastAttemptTrace(span.traceparent());
-        }
-        parks.add(new ToPark(record, deadLetters.redriveTask(job, spec.stream()), span), slotFreed);
+    /** Parks with the other jobs that failed in the same turn, jobs that a redrive sent back among them. */
+    void park(Job job, String owner, FailureKind failureKind, Failure failure, Instant attemptedAt, AttemptTrace trace) {
+        parks.add(new Held(new DeadLetterWriter.ToPark(job, owner, failureKind, failure, attemptedAt,
+                trace.traceparent()), trace), slotFreed);
     }
 
-    private Uni<?> parkAll(List<ToPark> batch) {
-        List<DeadLetterRecord> records = batch.stream().map(ToPark::record).toList();
-        Set<String> tasks = new LinkedHashSet<>();
-        batch.forEach(p -> {
-            if (p.redriveTask() != null) {
-                tasks.add(p.redriveTask());
-            }
-        });
-        return deadLetters.parkAll(spec.name(), spec.deadLetters(), records, tasks)
+    private Uni<?> parkAll(List<Held> batch) {
+        return deadLetters.parkJobs(spec, batch.stream().map(Held::job).toList())
                 .invoke(outcomes -> countParked(batch, outcomes));
     }
 
-    private void countParked(List<ToPark> batch, List<DeadLetterWriter.Parked> outcomes) {
+    private void countParked(List<Held> batch, List<DeadLetterWriter.Parked> outcomes) {
         for (int i = 0; i < outcomes.size(); i++) {
             if (outcomes.get(i).id() != null) {
                 String kind = outcomes.get(i).record().failureKind();
-                AttemptSpan span = batch.get(i).span();
-                if (span == null) {
-                    metrics.deadLettered(kind);
-                } else {
-                    span.run(() -> metrics.deadLettered(kind));
-                }
+                batch.get(i).trace().run(() -> metrics.deadLettered(kind));
             }
         }
     }

@@ -1,23 +1,25 @@
 package dev.redrive.worker;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
+import org.jboss.logging.Logger;
+
 import dev.redrive.redis.StreamAccess;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.core.Vertx;
 
 /**
- * The one walk over a group's pending entries that the retry scheduler, the stall reclaimer and
- * the receive-limit watch share: read the next bounded page with XPENDING IDLE from the cursor of
- * {@link PelPages}, take what fits, act on it; one step at a time, a Redis outage logged once
- * ({@link OutageLog}). Each caller says only what differs: whose entries, how idle, how many, and
- * what to do with them.
+ * The one periodic walk over a group's pending entries that the retry scheduler, the stall
+ * reclaimer and the receive-limit watch share: on each tick of its timer, read the next bounded
+ * page with XPENDING IDLE from the cursor of {@link PelPages}, take what fits, act on it; one step
+ * at a time, a Redis outage logged once ({@link OutageLog}), every timer cancelled by one
+ * {@link #stop}. Each caller says only what differs: how often, whose entries, how idle, how many,
+ * and what to do with them.
  */
 final class PelSweep {
 
@@ -30,17 +32,31 @@ final class PelSweep {
     }
 
     private final StreamAccess redis;
+    private final Vertx vertx;
     private final String stream;
     private final String group;
     private final PelPages pages;
     private final OutageLog outage;
+    private final List<Long> timers = new ArrayList<>();
 
-    PelSweep(StreamAccess redis, String stream, String group, int pageSize, OutageLog outage) {
+    /** {@code what} names the walk for the outage log under {@code log}, e.g. "looking for due retries of orders". */
+    PelSweep(StreamAccess redis, Vertx vertx, String stream, String group, int pageSize, Logger log, String what) {
         this.redis = redis;
+        this.vertx = vertx;
         this.stream = stream;
         this.group = group;
         this.pages = new PelPages(pageSize);
-        this.outage = outage;
+        this.outage = new OutageLog(log, what);
+    }
+
+    /** Runs {@code tick} every {@code period} (at least 1 ms) until {@link #stop}: a step, or its owner's other periodic work. */
+    synchronized void every(Duration period, Runnable tick) {
+        timers.add(vertx.setPeriodic(Math.max(1, period.toMillis()), t -> tick.run()));
+    }
+
+    synchronized void stop() {
+        timers.forEach(vertx::cancelTimer);
+        timers.clear();
     }
 
     int pageSize() {
@@ -70,19 +86,15 @@ final class PelSweep {
     }
 
     /**
-     * A step that claims what it takes for {@code worker} with claim.lua (each entry only if still
-     * pending under the owner seen and idle at least {@code claimIdle}), parks the trimmed ones as
-     * missing, offers the claimed ones to run, then tells {@code done} both.
+     * A step that claims what it takes for {@code worker} ({@link QueueWorker#claim}: each entry
+     * only if still pending under the owner seen and idle at least {@code claimIdle}), hands the
+     * claim to the worker (the claimed entries run, the trimmed ones are parked as missing), then
+     * to {@code done}.
      */
-    void claimFor(QueueWorker worker, Clock clock, Look look, Duration claimIdle,
-            BiConsumer<List<StreamAccess.Entry>, List<StreamAccess.Seen>> done) {
-        List<StreamAccess.Seen> missing = new ArrayList<>();
-        step(look, taken -> taken.isEmpty() ? Uni.createFrom().item(List.<StreamAccess.Entry>of())
-                : redis.claim(stream, group, worker.consumer(), clock.millis(), claimIdle, taken, missing),
-                claimed -> {
-                    missing.forEach(worker::parkMissing);
-                    worker.offer(claimed);
-                    done.accept(claimed, missing);
-                });
+    void claimFor(QueueWorker worker, Look look, Duration claimIdle, Consumer<StreamAccess.Claimed> done) {
+        step(look, taken -> worker.claim(taken, claimIdle), claimed -> {
+            worker.took(claimed);
+            done.accept(claimed);
+        });
     }
 }

@@ -1,11 +1,11 @@
 package dev.redrive.worker;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 import java.util.function.Function;
 
 import dev.redrive.config.QueueSpec;
@@ -14,11 +14,11 @@ import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
 import dev.redrive.redis.BlockingReader;
 import dev.redrive.redis.StreamAccess;
+import dev.redrive.redis.StreamInfo;
 import dev.redrive.retry.Decision;
 import dev.redrive.retry.Failure;
 import dev.redrive.retry.FailureKind;
 import dev.redrive.retry.RetryPolicy;
-import dev.redrive.trace.AttemptSpan;
 import dev.redrive.trace.QueueTracer;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
@@ -32,21 +32,24 @@ import io.vertx.mutiny.core.Vertx;
  * <li>running → done / waiting for retry / parked: {@link #run}, by {@link RetryPolicy#decide};
  * {@link Outcomes} and {@link Parking} write the move;</li>
  * <li>waiting for retry → running: {@link RetryScheduler}; stalled → running: {@link StallReclaimer};
- * both hand claimed entries to {@link #offer}.</li>
+ * the worker starts and stops both, and both hand what they claimed to {@link #took}.</li>
  * </ul>
+ * The classes that write outcomes report back through the one seam {@link OutcomeListener}.
  * At most {@code concurrency} handlers run at once; a slot is freed only once the job's outcome
  * is written to Redis, so the PEL never holds more of this process's work than it can finish.
  */
-public final class QueueWorker {
-
+final class QueueWorker implements OutcomeListener {
 
     /** Whether the queue takes work: paused while its circuit is open, one probe at a time after. */
     enum Gate {
         OPEN, PAUSED, PROBING
     }
 
+    private static final StreamAccess.Claimed NOTHING = new StreamAccess.Claimed(List.of(), List.of());
+
     private final QueueSpec spec;
     private final String consumer;
+    private final StreamAccess redis;
     private final NewEntries reads;
     private final Attempts attempts;
     private final QueueMetrics metrics;
@@ -55,75 +58,89 @@ public final class QueueWorker {
     private final Outcomes outcomes;
     private final Parking parking;
     private final Settlement settlement;
-    private final QueueTracer tracer; // null when tracing is off: nothing of it is built per job
+    private final Function<Job, AttemptTrace> traces;
+    private final RetryScheduler retries;
+    private final StallReclaimer stalls;
 
     private final Slots slots = new Slots();
     private volatile boolean stopped = true;
     private volatile Gate gate = Gate.OPEN;
-    private volatile Runnable slotsFreed = () -> { };
-    private volatile Consumer<List<DueRetries.Waiting>> handedOver = waiting -> { };
 
-    public QueueWorker(QueueSpec spec, String consumer, StreamAccess redis, BlockingReader reader,
+    QueueWorker(QueueSpec spec, String consumer, StreamAccess redis, BlockingReader reader,
             DeadLetterWriter deadLetters, Function<Job, Uni<Void>> handler, QueueMetrics metrics, Vertx vertx,
             Clock clock, QueueTracer tracer) {
         this.spec = spec;
         this.consumer = consumer;
+        this.redis = redis;
         this.reads = new NewEntries(spec, consumer, redis, reader, vertx);
         this.attempts = new Attempts(handler, metrics);
         this.metrics = metrics;
         this.vertx = vertx;
         this.clock = clock;
-        this.outcomes = new Outcomes(spec, consumer, redis, deadLetters, metrics, clock, this::later, this::slotFreed,
-                waiting -> handedOver.accept(waiting), this::offer, this::parkTrimmed);
-        this.parking = new Parking(spec, deadLetters, metrics, this::later, this::slotFreed);
+        this.outcomes = new Outcomes(spec, consumer, redis, deadLetters, metrics, clock, this);
+        this.parking = new Parking(spec, deadLetters, metrics, this);
         this.settlement = new Settlement(consumer, outcomes, parking);
-        this.tracer = tracer;
+        this.traces = AttemptTrace.starter(tracer);
+        // Last: both keep this worker, whose fields are all set by now, and use it once started.
+        this.retries = new RetryScheduler(this, redis, vertx, clock);
+        this.stalls = new StallReclaimer(this, redis, vertx);
     }
 
-    public QueueSpec spec() {
+    QueueSpec spec() {
         return spec;
     }
 
-    public String consumer() {
+    String consumer() {
         return consumer;
     }
 
-    public void start() {
+    /** Starts reading, and the retry scheduler and stall reclaimer with it. */
+    void start() {
         stopped = false;
         pump();
+        retries.start();
+        stalls.start();
     }
 
     /** Stops reading and claiming; running jobs finish on their own. */
-    public void stop() {
+    void stop() {
         stopped = true;
         reads.stopWaiting();
+        retries.stop();
+        stalls.stop();
+    }
+
+    /** Each round's figures of the queue: its pending summary tells the scheduler and the reclaimer whether to look. */
+    void observe(StreamInfo.Figures figures) {
+        retries.observe(figures.pendingByConsumer().getOrDefault(Consumers.RETRY, 0L));
+        stalls.observe(figures.pendingByConsumer());
     }
 
     /** True once nothing of this worker is running, waiting to run, or being read. */
-    public boolean idle() {
+    boolean idle() {
         return slots.idle();
     }
 
     /** Closes the gate while the circuit is open; {@link #probe} and {@link #resume} reopen it. */
-    public void pause() {
+    void pause() {
         gate = Gate.PAUSED;
         metrics.paused(true);
         reads.stopWaiting();
     }
 
     /** Lets one job through at a time: the circuit breaker decides with it whether the provider is back. */
-    public void probe() {
+    void probe() {
         gate = Gate.PROBING;
         pump();
     }
 
-    public void resume() {
+    void resume() {
         gate = Gate.OPEN;
         metrics.paused(false);
         pump();
     }
 
-    public boolean paused() {
+    boolean paused() {
         return gate != Gate.OPEN;
     }
 
@@ -148,18 +165,8 @@ public final class QueueWorker {
         return attempts.isRunning(id);
     }
 
-    /** Called once per batch of freed slots: the retry scheduler fills them when due retries wait. */
-    void onSlotsFreed(Runnable listener) {
-        this.slotsFreed = listener;
-    }
-
-    /** Called with the jobs handed to the retry consumer, once Redis confirmed it: the retry scheduler times them. */
-    void onHandedOver(Consumer<List<DueRetries.Waiting>> listener) {
-        this.handedOver = listener;
-    }
-
-    /** Runs claimed entries (retries due, stalled jobs) as soon as slots allow. */
-    void offer(List<StreamAccess.Entry> entries) {
+    /** Runs entries as soon as slots allow. */
+    private void offer(List<StreamAccess.Entry> entries) {
         slots.offer(entries.stream().map(this::job).toList());
         pump();
     }
@@ -188,51 +195,81 @@ public final class QueueWorker {
 
     private void run(Job job) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-        AttemptSpan span = tracer == null ? null : tracer.start(job);
+        AttemptTrace trace = traces.apply(job);
         if (stopped || gate == Gate.PAUSED) {
-            settlement.settle(job, Decision.RELEASE, null, now, span);
+            settlement.settle(job, Decision.RELEASE, null, now, trace);
             return;
         }
         if (!RetryPolicy.mayRun(job.attempt(), job.maxAttempts())) {
             Failure over = Failure.overBudget(job.attempt(), job.maxAttempts());
-            settlement.settle(job, Decision.PARK_EXHAUSTED, over, null, span);
+            settlement.settle(job, Decision.PARK_EXHAUSTED, over, null, trace);
             return;
         }
-        attempts.run(job, span, failure -> settlement.settle(job,
-                RetryPolicy.decide(failure, job.attempt(), job.maxAttempts()), failure, now, span));
+        attempts.run(job, trace, failure -> settlement.settle(job,
+                RetryPolicy.decide(failure, job.attempt(), job.maxAttempts()), failure, now, trace));
     }
 
-    /** Parks a pending entry whose stream entry is gone, with what is still known of it. */
-    void parkMissing(StreamAccess.Seen seen) {
-        Job job = new Job(spec.name(), spec.stream(), seen.id(), seen.deliveryCount(), spec.maxAttempts(), Map.of());
-        parkMissing(job, seen.owner(), null, null);
+    /**
+     * Claims pending entries for this worker with claim.lua: each only if still pending under the
+     * owner seen, with the delivery count seen, idle at least {@code minIdle}. {@link #took} runs
+     * what it claimed.
+     */
+    Uni<StreamAccess.Claimed> claim(List<StreamAccess.Seen> seen, Duration minIdle) {
+        if (seen.isEmpty()) {
+            return Uni.createFrom().item(NOTHING);
+        }
+        return redis.claim(spec.stream(), spec.group(), consumer, clock.millis(), minIdle, seen);
     }
 
-    /** Parks a job of this process whose entry turned out trimmed when its outcome was written. */
-    private void parkTrimmed(Job job, Failure last, Instant attemptedAt) {
+    /**
+     * Runs what a claim took (retries due, stalled jobs) as soon as slots allow, and parks the
+     * entries it found trimmed as missing, with what is still known of them.
+     */
+    void took(StreamAccess.Claimed claimed) {
+        for (StreamAccess.Seen seen : claimed.gone()) {
+            Job job = new Job(spec.name(), spec.stream(), seen.id(), seen.deliveryCount(), spec.maxAttempts(), Map.of());
+            parkMissing(job, seen.owner(), null, null);
+        }
+        offer(claimed.entries());
+    }
+
+    @Override
+    public void runAgain(List<StreamAccess.Entry> entries) {
+        offer(entries);
+    }
+
+    @Override
+    public void handedOver(List<DueRetries.Waiting> waiting) {
+        retries.handedOver(waiting);
+    }
+
+    @Override
+    public void trimmed(Job job, Failure last, Instant attemptedAt) {
         parkMissing(job, consumer, last, attemptedAt);
     }
 
     /** The park holds a slot of its own: it frees one once answered, as every park does. */
     private void parkMissing(Job job, String owner, Failure last, Instant attemptedAt) {
         slots.hold();
-        parking.park(job, owner, FailureKind.MISSING, Failure.missing(spec.stream(), last), attemptedAt, null);
+        parking.park(job, owner, FailureKind.MISSING, Failure.missing(spec.stream(), last), attemptedAt, AttemptTrace.NONE);
     }
 
-    private void slotFreed() {
+    @Override
+    public void slotFreed() {
         if (slots.release()) {
             // Slots come free a batch at a time (one XACK or hand-off answers for all its jobs): pump
             // once after the batch, so the next read asks for all of them rather than for one.
             later(() -> {
                 slots.pumping();
                 pump();
-                slotsFreed.run();
+                retries.slotsFreed();
             });
         }
     }
 
     /** Runs a task after the current event-loop turn (on this thread's context, or a new one). */
-    private void later(Runnable task) {
+    @Override
+    public void later(Runnable task) {
         vertx.getOrCreateContext().runOnContext(task);
     }
 }

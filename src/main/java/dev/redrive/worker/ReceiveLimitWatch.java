@@ -36,27 +36,25 @@ final class ReceiveLimitWatch {
     private final WatchSpec spec;
     private final StreamInfo streams;
     private final DeadLetterWriter deadLetters;
-    private final Periodic periodic;
     private final PelSweep sweep;
 
     ReceiveLimitWatch(WatchSpec spec, StreamAccess redis, StreamInfo streams, DeadLetterWriter deadLetters, Vertx vertx) {
         this.spec = spec;
         this.streams = streams;
         this.deadLetters = deadLetters;
-        this.periodic = new Periodic(vertx);
-        this.sweep = new PelSweep(redis, spec.stream(), spec.group(), PAGE,
-                new OutageLog(LOG, "checking receive counts of " + spec.stream() + "/" + spec.group()));
+        this.sweep = new PelSweep(redis, vertx, spec.stream(), spec.group(), PAGE, LOG,
+                "checking receive counts of " + spec.stream() + "/" + spec.group());
     }
 
     void start() {
-        periodic.every(spec.interval(), this::scan);
+        sweep.every(spec.interval(), this::scan);
     }
 
     void stop() {
-        periodic.cancel();
+        sweep.stop();
     }
 
-    void scan() {
+    private void scan() {
         // No room to fill here: every entry of the page over the limit is parked, and the cursor
         // moves past the whole page.
         PelSweep.Look overLimit = new PelSweep.Look(null, Duration.ZERO, PAGE, Integer.MAX_VALUE,

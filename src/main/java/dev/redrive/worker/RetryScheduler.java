@@ -27,10 +27,7 @@ final class RetryScheduler {
     private static final Logger LOG = Logger.getLogger(RetryScheduler.class);
 
     private final QueueWorker worker;
-    private final StreamAccess redis;
-    private final Clock clock;
     private final QueueSpec spec;
-    private final Periodic periodic;
     private final PelSweep sweep;
     private final DueRetries due;
     /** The last look found more due retries than free slots: fill slots as soon as they free up. */
@@ -40,30 +37,28 @@ final class RetryScheduler {
 
     RetryScheduler(QueueWorker worker, StreamAccess redis, Vertx vertx, Clock clock) {
         this.worker = worker;
-        this.redis = redis;
-        this.clock = clock;
         this.spec = worker.spec();
-        this.periodic = new Periodic(vertx);
-        this.sweep = new PelSweep(redis, spec.stream(), spec.group(), Math.max(100, spec.concurrency() * 4),
-                new OutageLog(LOG, "looking for due retries of " + spec.stream()));
+        this.sweep = new PelSweep(redis, vertx, spec.stream(), spec.group(), Math.max(100, spec.concurrency() * 4),
+                LOG, "looking for due retries of " + spec.stream());
         this.due = new DueRetries(vertx, clock, this::claimDue);
     }
 
     void start() {
-        worker.onHandedOver(this::handedOver);
-        periodic.every(spec.retryPoll(), this::poll);
-        worker.onSlotsFreed(() -> {
-            if (dueWaiting) {
-                poll();
-            }
-            if (due.overdue()) {
-                claimDue();
-            }
-        });
+        sweep.every(spec.retryPoll(), this::poll);
+    }
+
+    /** A batch of the worker's slots came free: fill them when due retries wait. */
+    void slotsFreed() {
+        if (dueWaiting) {
+            poll();
+        }
+        if (due.overdue()) {
+            claimDue();
+        }
     }
 
     void stop() {
-        periodic.cancel();
+        sweep.stop();
         due.stop();
     }
 
@@ -89,18 +84,13 @@ final class RetryScheduler {
         }
         List<StreamAccess.Seen> seen = new ArrayList<>(taken.size());
         taken.forEach(w -> seen.add(new StreamAccess.Seen(w.id(), Consumers.RETRY, w.attempt(), Duration.ZERO)));
-        List<StreamAccess.Seen> missing = new ArrayList<>();
-        redis.claim(spec.stream(), spec.group(), worker.consumer(), clock.millis(), Duration.ZERO, seen, missing)
-                .subscribe().with(claimed -> {
-                    missing.forEach(worker::parkMissing);
-                    worker.offer(claimed);
-                }, error -> LOG.debugf("claiming %d due retries of %s failed (%s); the safety-net poll finds them",
+        worker.claim(seen, Duration.ZERO).subscribe().with(worker::took, error -> LOG.debugf("claiming %d due retries of %s failed (%s); the safety-net poll finds them",
                         taken.size(), spec.stream(), error.getMessage()));
         // An entry the claim skipped was taken by another replica or has moved on since; whoever
         // hands it to the retry consumer next times it again.
     }
 
-    void poll() {
+    private void poll() {
         if (due.overdue()) {
             // Due while the queue was paused or full, and no slot has come free since.
             claimDue();
@@ -119,8 +109,8 @@ final class RetryScheduler {
                 free, this::isDue);
         // A page full of due entries means more wait: look again as slots free up, not at the next
         // tick (the slots just filled are busy until their jobs settle).
-        sweep.claimFor(worker, clock, look, Duration.ZERO,
-                (claimed, missing) -> dueWaiting = !claimed.isEmpty() && claimed.size() >= free);
+        sweep.claimFor(worker, look, Duration.ZERO,
+                claimed -> dueWaiting = !claimed.entries().isEmpty() && claimed.entries().size() >= free);
     }
 
     /**

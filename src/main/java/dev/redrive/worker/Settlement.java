@@ -5,7 +5,6 @@ import java.time.Instant;
 import dev.redrive.job.Job;
 import dev.redrive.retry.Decision;
 import dev.redrive.retry.Failure;
-import dev.redrive.trace.AttemptSpan;
 
 /**
  * Writes what the retry policy decided for an attempt ({@link Outcomes} or {@link Parking}) and,
@@ -24,25 +23,22 @@ final class Settlement {
         this.parking = parking;
     }
 
-    /** {@code span} is null when tracing is off. */
-    void settle(Job job, Decision decision, Failure failure, Instant attemptedAt, AttemptSpan span) {
-        if (span == null || decision == Decision.ACK) {
-            write(job, decision, failure, attemptedAt, span);
+    void settle(Job job, Decision decision, Failure failure, Instant attemptedAt, AttemptTrace trace) {
+        if (decision == Decision.ACK) {
+            write(job, decision, failure, attemptedAt, trace);
         } else {
-            span.run(() -> write(job, decision, failure, attemptedAt, span));
+            trace.run(() -> write(job, decision, failure, attemptedAt, trace));
         }
-        if (span != null) {
-            AttemptEnds.end(span, decision, failure);
-        }
+        trace.end(decision, failure);
     }
 
-    private void write(Job job, Decision decision, Failure failure, Instant attemptedAt, AttemptSpan span) {
+    private void write(Job job, Decision decision, Failure failure, Instant attemptedAt, AttemptTrace trace) {
         switch (decision) {
             case ACK -> outcomes.done(job);
             case RETRY_LATER -> outcomes.retryLater(job, failure, attemptedAt);
             case RELEASE -> outcomes.release(job);
             case PARK_TERMINAL, PARK_EXHAUSTED -> parking.park(job, consumer, decision.failureKind(), failure,
-                    attemptedAt, span);
+                    attemptedAt, trace);
         }
     }
 }

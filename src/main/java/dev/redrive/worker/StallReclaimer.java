@@ -1,6 +1,5 @@
 package dev.redrive.worker;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -31,36 +30,31 @@ final class StallReclaimer {
 
     private final QueueWorker worker;
     private final StreamAccess redis;
-    private final Clock clock;
     private final QueueSpec spec;
-    private final Periodic periodic;
     private final PelSweep sweep;
     /** Whether the last pending summary showed entries that may have stalled; until one came, maybe. */
     private volatile boolean maybeStalled = true;
     /** Running jobs found trimmed by a heartbeat and logged, so each is logged once. */
     private final Set<String> reported = ConcurrentHashMap.newKeySet();
 
-    StallReclaimer(QueueWorker worker, StreamAccess redis, Vertx vertx, Clock clock) {
+    StallReclaimer(QueueWorker worker, StreamAccess redis, Vertx vertx) {
         this.worker = worker;
         this.redis = redis;
-        this.clock = clock;
         this.spec = worker.spec();
-        this.periodic = new Periodic(vertx);
-        this.sweep = new PelSweep(redis, spec.stream(), spec.group(), PAGE,
-                new OutageLog(LOG, "stall recovery on " + spec.stream()));
+        this.sweep = new PelSweep(redis, vertx, spec.stream(), spec.group(), PAGE, LOG, "stall recovery on " + spec.stream());
     }
 
     void start() {
         Duration vt = spec.visibilityTimeout();
-        periodic.every(vt.dividedBy(3), this::heartbeat);
-        periodic.every(Duration.ofMillis(Math.max(100, Math.min(vt.toMillis() / 4, 30_000))), () -> {
+        sweep.every(vt.dividedBy(3), this::heartbeat);
+        sweep.every(Duration.ofMillis(Math.max(100, Math.min(vt.toMillis() / 4, 30_000))), () -> {
             reclaim();
             forgetGoneConsumers();
         });
     }
 
     void stop() {
-        periodic.cancel();
+        sweep.stop();
     }
 
     /**
@@ -69,7 +63,7 @@ final class StallReclaimer {
      * from the PEL): its outcome decides (acked if it succeeds, parked as missing if it fails), and
      * it is logged once.
      */
-    void heartbeat() {
+    private void heartbeat() {
         List<String> running = worker.runningIds();
         reported.retainAll(running);
         if (running.isEmpty()) {
@@ -104,7 +98,7 @@ final class StallReclaimer {
         maybeStalled = maybe;
     }
 
-    void reclaim() {
+    private void reclaim() {
         if (!maybeStalled) {
             return;
         }
@@ -113,11 +107,11 @@ final class StallReclaimer {
             return;
         }
         Duration vt = spec.visibilityTimeout();
-        sweep.claimFor(worker, clock, new PelSweep.Look(null, vt, PAGE, free, this::stalled), vt, (claimed, missing) -> {
-            if (!claimed.isEmpty() || !missing.isEmpty()) {
+        sweep.claimFor(worker, new PelSweep.Look(null, vt, PAGE, free, this::stalled), vt, claimed -> {
+            if (!claimed.entries().isEmpty() || !claimed.gone().isEmpty()) {
                 LOG.infof("stall recovery on %s: took over %d jobs idle for more than %s from stopped consumers "
-                        + "(%d more were trimmed and are parked as missing)", spec.stream(), claimed.size(), vt,
-                        missing.size());
+                        + "(%d more were trimmed and are parked as missing)", spec.stream(), claimed.entries().size(), vt,
+                        claimed.gone().size());
             }
         });
     }
@@ -132,7 +126,7 @@ final class StallReclaimer {
     }
 
     /** Removes consumers idle past the visibility timeout that own nothing; never one with pending entries. */
-    void forgetGoneConsumers() {
+    private void forgetGoneConsumers() {
         redis.forgetConsumers(spec.stream(), spec.group(), spec.visibilityTimeout(),
                 List.of(worker.consumer(), Consumers.RETRY)).subscribe().with(names -> {
                     if (!names.isEmpty()) {

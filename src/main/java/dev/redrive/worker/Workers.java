@@ -3,11 +3,11 @@ package dev.redrive.worker;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
 import jakarta.annotation.Priority;
@@ -90,7 +90,7 @@ public class Workers implements QueueStates {
     private String consumer;
     private final Map<String, QueueWorker> workers = new ConcurrentHashMap<>();
     private final Map<String, QueueMetrics> metrics = new ConcurrentHashMap<>();
-    private final Map<String, List<Runnable>> helpers = new ConcurrentHashMap<>();
+    private final List<ReceiveLimitWatch> watches = new CopyOnWriteArrayList<>();
     private FigureRound figures;
     private long gaugeTimer = -1;
     private volatile boolean shuttingDown;
@@ -115,7 +115,7 @@ public class Workers implements QueueStates {
         for (var watch : queues.watches().values()) {
             ReceiveLimitWatch limit = new ReceiveLimitWatch(watch, redis, streams, deadLetters, vertx);
             deadLetters.expectParks(watch.name());
-            helpers.put("watch:" + watch.name(), List.of(limit::stop));
+            watches.add(limit);
             limit.start();
             LOG.infof("watching %s/%s: entries delivered more than %d times are parked in %s", watch.stream(),
                     watch.group(), watch.maxReceiveCount(), watch.deadLetters());
@@ -145,23 +145,14 @@ public class Workers implements QueueStates {
                 return;
             }
             QueueMetrics m = metrics.get(spec.name());
-            QueueWorker[] self = new QueueWorker[1];
-            var handler = abandonable(handlers.forQueue(spec, state -> onCircuit(self[0], state)));
+            // The breaker reports to the queue's worker once it runs: it can't report before the worker calls it.
+            var handler = abandonable(handlers.forQueue(spec, state -> onCircuit(workers.get(spec.name()), state)));
             var reader = reads.reader(spec.stream(), spec.group(), consumer, config.redisTimeout());
             QueueWorker worker = new QueueWorker(spec, consumer, redis, reader, deadLetters, handler, m, vertx, clock,
                     tracing.forQueue(spec.stream(), spec.group()));
-            self[0] = worker;
             workers.put(spec.name(), worker);
-            RetryScheduler retries = new RetryScheduler(worker, redis, vertx, clock);
-            StallReclaimer stalls = new StallReclaimer(worker, redis, vertx, clock);
-            helpers.put(spec.name(), List.of(retries::stop, stalls::stop));
-            figures.observe(spec.name(), f -> {
-                retries.observe(f.pendingByConsumer().getOrDefault(Consumers.RETRY, 0L));
-                stalls.observe(f.pendingByConsumer());
-            });
+            figures.observe(spec.name(), worker::observe);
             worker.start();
-            retries.start();
-            stalls.start();
             LOG.infof("queue %s: reading %s as %s/%s, %d attempts, dead letters to %s", spec.name(), spec.stream(),
                     spec.group(), consumer, spec.maxAttempts(), spec.deadLetters());
         }, error -> {
@@ -215,7 +206,7 @@ public class Workers implements QueueStates {
             vertx.cancelTimer(gaugeTimer);
         }
         workers.values().forEach(QueueWorker::stop);
-        helpers.values().forEach(stops -> stops.forEach(Runnable::run));
+        watches.forEach(ReceiveLimitWatch::stop);
         long deadline = System.nanoTime() + config.shutdownTimeout().toNanos();
         while (System.nanoTime() < deadline && !workers.values().stream().allMatch(QueueWorker::idle)) {
             try {
@@ -234,11 +225,6 @@ public class Workers implements QueueStates {
             LOG.warnf("shutdown timeout %s passed with jobs still running in %s; they stay pending under %s and "
                     + "run again through stall recovery", config.shutdownTimeout(), busy, consumer);
         }
-    }
-
-    /** Queues whose worker runs, by name; empty until their groups exist. */
-    public Map<String, QueueWorker> running() {
-        return Collections.unmodifiableMap(workers);
     }
 
     @Override

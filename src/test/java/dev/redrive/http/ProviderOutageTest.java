@@ -53,7 +53,7 @@ class ProviderOutageTest {
         downstream.respond(r -> {
             if (down.get()) {
                 failedCalls.incrementAndGet();
-                if (workers.running().get("outage").paused()) {
+                if (Boolean.TRUE.equals(workers.pausedByQueue().get("outage"))) {
                     failedWhilePaused.incrementAndGet(); // a probe
                 }
                 return Answer.status(503, "provider down");
@@ -61,12 +61,13 @@ class ProviderOutageTest {
             completed.add(r.jobId());
             return Answer.ok();
         });
-        Await.until("the queue to start", () -> workers.running().containsKey("outage"));
+        Await.until("the queue to start", () -> workers.pausedByQueue().containsKey("outage"));
         Set<String> ids = new HashSet<>();
         for (int i = 0; i < BACKLOG; i++) {
             ids.add(outage.jobId(outage.add(Map.of("payload", "{\"n\":" + i + "}"))));
         }
-        Await.until("the queue to pause", () -> workers.running().get("outage").paused());
+        Await.until("the queue to pause",
+                () -> Boolean.TRUE.equals(workers.pausedByQueue().get("outage")));
         Await.until(PROBES + " probes to fail while the queue is paused",
                 () -> failedWhilePaused.get() >= PROBES);
         int callsDuringOutage = failedCalls.get();

@@ -22,6 +22,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.redrive.testing.ApiProfile;
+import dev.redrive.testing.ApiUsers;
 import dev.redrive.testing.DeadLetterSeed;
 import dev.redrive.testing.JwtIssuer;
 import dev.redrive.testing.Own;
@@ -133,6 +134,24 @@ class McpJwtTest {
         given().contentType("application/json").accept("application/json, text/event-stream").body(INITIALIZE)
                 .redirects().follow(false).post(URI.create(root + "mcp")).then().statusCode(401)
                 .header("WWW-Authenticate", containsString("Basic"));
+    }
+
+    /**
+     * /mcp takes the API's ways in (Basic, bearer) and no other: a console session, which a browser
+     * sends on its own, does not authenticate a tool call.
+     */
+    @Test
+    void aConsoleSessionIsNoWayIn() {
+        String csrf = given().get("/console/login").cookie("redrive-csrf");
+        String session = given().redirects().follow(false).cookie("redrive-csrf", csrf).queryParam("csrf-token", csrf)
+                .contentType("application/x-www-form-urlencoded").formParam("j_username", "operator")
+                .formParam("j_password", ApiUsers.password("operator")).post("/console/j_security_check")
+                .cookie("redrive-console");
+        assertTrue(session != null && !session.isEmpty(), "logged in to the console");
+        given().redirects().follow(false).cookie("redrive-console", session).get("/console").then().statusCode(200);
+        given().redirects().follow(false).cookie("redrive-console", session).contentType("application/json")
+                .accept("application/json, text/event-stream").body(INITIALIZE).post(URI.create(root + "mcp")).then()
+                .statusCode(401);
     }
 
     @Test

@@ -1,0 +1,180 @@
+package dev.redrive.console;
+
+import static dev.redrive.testing.Api.as;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.redrive.redrive.Proposals;
+import dev.redrive.testing.ApiProfile;
+import dev.redrive.testing.DeadLetterSeed;
+import dev.redrive.testing.SettableClock;
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.path.json.JsonPath;
+
+/**
+ * The console tells of proposed redrives that wait: a badge per dead-letter stream on the
+ * overview (and their total), counted from the waiting set so a page reads at most
+ * {@link Proposals#WAITING_LIMIT} + 1 ids per stream; a cause links to the proposals of it, and a
+ * proposal back to its cause. Decided and expired proposals leave the badge and the links.
+ */
+@QuarkusTest
+@TestProfile(ApiProfile.class)
+class WaitingProposalsTest {
+
+    static final String DLQ = "{other}:dlq";
+    static final String ENCODED = "%7Bother%7D%3Adlq";
+    static final String ORIGIN = "{other}waiting";
+    /** The cause DeadLetterSeed.parkMany parks under. */
+    static final String CAUSE = "bbbbbbbbbbbb";
+    static final String API = "/dlq/" + ENCODED + "/proposals";
+    static final String PAGES = "/console/dlq/" + ENCODED;
+
+    @Inject
+    RedisDataSource redis;
+
+    @Inject
+    SettableClock clock;
+
+    @BeforeEach
+    void seed() {
+        DeadLetterSeed.parkMany(redis, DLQ, ORIGIN, 3);
+    }
+
+    @AfterEach
+    void realTime() {
+        clock.reset();
+    }
+
+    static String propose(String filter) {
+        return as("operator").contentType("application/json").body("{\"filter\": " + filter + ", \"note\": \"badge\"}")
+                .post(API).then().statusCode(201).extract().path("id");
+    }
+
+    static String byCause() {
+        return propose("{\"fingerprint\": \"" + CAUSE + "\"}");
+    }
+
+    static String byOrigin() {
+        return propose("{\"origin\": \"" + ORIGIN + "\"}");
+    }
+
+    static void reject(String id) {
+        as("approver").contentType("application/json").body("{}").post(API + "/" + id + "/reject").then().statusCode(200);
+    }
+
+    /** The stream's proposals the API reports as proposed now (every page). */
+    static List<String> waitingInTheApi() {
+        List<String> ids = new ArrayList<>();
+        String after = null;
+        do {
+            JsonPath page = as("viewer").get(API + "?count=100" + (after == null ? "" : "&after=" + after)).jsonPath();
+            for (int i = 0; i < page.getList("items").size(); i++) {
+                if ("proposed".equals(page.getString("items[" + i + "].state"))) {
+                    ids.add(page.getString("items[" + i + "].id"));
+                }
+            }
+            after = page.getString("next");
+        } while (after != null);
+        return ids;
+    }
+
+    static final Pattern ROW_BADGE = Pattern.compile("<a class=\"badge\" href=\"" + Pattern.quote(PAGES + "/proposals")
+            + "\" title=\"[^\"]*\">([0-9]+\\+?) waiting</a>");
+
+    /** The stream's badge on the overview's live part, or "" when it has none. */
+    static String badge(ConsoleClient console) {
+        String html = console.get("/console/live").then().statusCode(200).extract().asString();
+        Matcher m = ROW_BADGE.matcher(html);
+        return m.find() ? m.group(1) : "";
+    }
+
+    @Test
+    void theOverviewCountsWhatWaitsAndForgetsDecidedAndExpiredProposals() {
+        ConsoleClient viewer = ConsoleClient.login("viewer");
+        List<String> mine = List.of(byCause(), byOrigin(), byCause());
+        int waiting = waitingInTheApi().size();
+        assertTrue(waiting >= 3);
+        assertEquals(Integer.toString(waiting), badge(viewer));
+        String overview = viewer.get("/console").then().statusCode(200).extract().asString();
+        assertTrue(overview.contains("id=\"waiting\""), "the total above the streams");
+        assertTrue(overview.contains("data-waiting=\"" + DLQ + "\""), "the total names the stream and links to it");
+
+        reject(mine.get(0));
+        assertEquals(Integer.toString(waiting - 1), badge(viewer), "a decided proposal waits no more");
+
+        clock.advance(Duration.ofHours(24).plusSeconds(1));
+        assertEquals(List.of(), waitingInTheApi(), "all expired");
+        assertEquals("", badge(viewer), "an expired proposal waits no more");
+        assertFalse(viewer.get("/console/live").then().extract().asString().contains("id=\"waiting\""));
+        clock.reset();
+        reject(mine.get(1));
+        reject(mine.get(2));
+    }
+
+    @Test
+    void aCauseLinksToItsWaitingProposalsAndAProposalBackToItsCause() {
+        ConsoleClient viewer = ConsoleClient.login("viewer");
+        String ofCause = byCause();
+        String ofOrigin = byOrigin();
+        String causes = page(viewer, PAGES + "/causes").then().statusCode(200).extract().asString();
+        String article = article(causes, CAUSE);
+        assertTrue(article.contains("href=\"" + PAGES + "/proposals/" + ofCause + "\""), article);
+        assertFalse(article.contains(ofOrigin), "a proposal that names no cause is linked from none");
+        assertTrue(causes.contains("href=\"" + PAGES + "/proposals\""), "the page links to the stream's proposals");
+
+        String proposal = page(viewer, PAGES + "/proposals/" + ofCause).then().statusCode(200).extract().asString();
+        assertTrue(proposal.contains("id=\"cause\" href=\"" + PAGES + "/causes#cause-" + CAUSE + "\""), proposal);
+        assertTrue(proposal.contains("href=\"" + PAGES + "/entries?fingerprint=" + CAUSE + "\""), proposal);
+        String other = page(viewer, PAGES + "/proposals/" + ofOrigin).then().statusCode(200).extract().asString();
+        assertFalse(other.contains("id=\"cause\""), "no cause to link back to");
+
+        reject(ofCause);
+        reject(ofOrigin);
+        assertFalse(article(page(viewer, PAGES + "/causes").then().extract().asString(), CAUSE).contains(ofCause),
+                "a decided proposal is no longer linked from its cause");
+    }
+
+    @Test
+    void aStreamsBadgeCountsAtMostTheLimitAndSaysWhenMoreWait() {
+        ConsoleClient viewer = ConsoleClient.login("viewer");
+        List<String> made = new ArrayList<>();
+        try {
+            int waiting = waitingInTheApi().size();
+            while (waiting + made.size() <= Proposals.WAITING_LIMIT) {
+                made.add(byOrigin());
+            }
+            assertEquals(Proposals.WAITING_LIMIT + "+", badge(viewer));
+            String causes = page(viewer, PAGES + "/causes").then().statusCode(200).extract().asString();
+            assertTrue(causes.contains(Proposals.WAITING_LIMIT + "+ waiting"), "the causes page reads at most the limit");
+        } finally {
+            made.forEach(WaitingProposalsTest::reject);
+        }
+    }
+
+    /** A console page whose path is already encoded (the stream's name is). */
+    static io.restassured.response.Response page(ConsoleClient console, String path) {
+        return console.request().urlEncodingEnabled(false).get(path);
+    }
+
+    /** The Causes page's article of one cause. */
+    static String article(String page, String fingerprint) {
+        int start = page.indexOf("<article class=\"cause\" id=\"cause-" + fingerprint + "\"");
+        assertTrue(start >= 0, "no cause " + fingerprint + " on the page");
+        return page.substring(start, page.indexOf("</article>", start));
+    }
+}
