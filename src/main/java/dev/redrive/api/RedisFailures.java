@@ -15,9 +15,13 @@ import io.vertx.redis.client.ResponseType;
  */
 final class RedisFailures {
 
-    /** Error replies that say "not now" rather than "wrong": the first word of Redis' error text. */
+    /**
+     * Error replies that say "not now" rather than "wrong": the first word of Redis' error text.
+     * CONNECTION_CLOSED is the client's own: Vert.x fails the commands still waiting on a connection
+     * that closed under them with an error reply of that name, not with an exception.
+     */
     private static final Set<String> NOT_NOW = Set.of("OOM", "LOADING", "BUSY", "MASTERDOWN", "TRYAGAIN",
-            "CLUSTERDOWN", "READONLY", "NOREPLICAS", "MISCONF");
+            "CLUSTERDOWN", "READONLY", "NOREPLICAS", "MISCONF", "CONNECTION_CLOSED");
 
     private RedisFailures() {
     }

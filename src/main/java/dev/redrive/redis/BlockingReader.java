@@ -30,7 +30,9 @@ import io.vertx.mutiny.redis.client.Response;
  * with {@code CLIENT UNBLOCK} (from another connection: this one is blocked) and the next read
  * names every waiting stream. Streams of one read must share a hash slot on Redis Cluster:
  * {@link BlockingReads} gives each (group, slot) its own reader, and a reader follows a
- * {@code MOVED} answer to the node that serves its slot.
+ * {@code MOVED} answer to the node that serves its slot. Any other failure makes it forget that
+ * node and ask the next configured one: after a failover the slot's node is another one, and only
+ * a node that answers can say which.
  * <p>
  * Every member waits for exactly one answer: its entries, or an empty list when it left (or the
  * reader closed). While Redis can't be reached the reader keeps its members and tries again.
@@ -54,6 +56,10 @@ public final class BlockingReader {
     private long clientId = -1;
     /** The node this reader talks to: null for the configured address, else where MOVED sent it. */
     private String node;
+    /** Which configured node a cluster reader that knows no node asks ({@link BlockingReads#seed}). */
+    private int seed;
+    /** Where the open connection goes (null: the configured address): the node its CLIENT ID counts on. */
+    private String connectedTo;
     private boolean reading;
     private boolean woken;
     private boolean closed;
@@ -142,7 +148,7 @@ public final class BlockingReader {
         String at;
         synchronized (this) {
             id = clientId;
-            at = node;
+            at = connectedTo;
         }
         if (id >= 0) {
             connections.unblock(at, id, timeLimit);
@@ -183,7 +189,7 @@ public final class BlockingReader {
         }
         String at;
         synchronized (this) {
-            at = node;
+            at = node != null ? node : connections.seed(seed);
         }
         return connections.connect(at, timeLimit).flatMap(c -> c.send(Request.cmd(Command.CLIENT).arg("ID"))
                 .ifNoItem().after(timeLimit).fail()
@@ -192,6 +198,7 @@ public final class BlockingReader {
                     synchronized (this) {
                         connection = c;
                         clientId = id.toLong();
+                        connectedTo = at;
                     }
                     c.exceptionHandler(e -> dropped(c)).endHandler(() -> dropped(c));
                     return c;
@@ -249,6 +256,14 @@ public final class BlockingReader {
             dropConnection();
             if (moved) {
                 node = message.substring(message.lastIndexOf(' ') + 1);
+            } else {
+                // The node may be gone for good: on Redis Cluster a killed primary's replica takes
+                // its slots over, and retrying the dead address left the slot's queues unread after
+                // the promotion. So forget it and ask the next configured node, which answers for
+                // the slot or names its owner with MOVED. When the node was fine this costs one
+                // MOVED more; on a single Redis or Sentinel node is null anyway and seed() too.
+                node = null;
+                seed++;
             }
             left = new ArrayList<>(leaving.values());
             leaving.clear();

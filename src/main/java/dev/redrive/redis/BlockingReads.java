@@ -94,6 +94,20 @@ public class BlockingReads {
         }
     }
 
+    /**
+     * Where a reader that knows no node of its slot connects on its {@code turn}-th try: on Redis
+     * Cluster the configured nodes in turn, since any of them may be the one that died, and each
+     * live one answers for the slot or names its owner with MOVED; otherwise null, the configured
+     * address (a single Redis, or the primary Sentinel names on every connect).
+     */
+    String seed(int turn) {
+        if (!topology.cluster()) {
+            return null;
+        }
+        List<String> seeds = options.nodes();
+        return seeds.get(Math.floorMod(turn, seeds.size()));
+    }
+
     /** Wakes a blocked read; best effort, as the read returns on its own after its block time anyway. */
     void unblock(String node, long clientId, Duration timeLimit) {
         client(node).send(Request.cmd(Command.CLIENT).arg("UNBLOCK").arg(clientId))

@@ -56,6 +56,21 @@ public class RedisClientOptions implements RedisOptionsCustomizer {
         return options;
     }
 
+    /** The configured addresses ({@code quarkus.redis.hosts}) as "host:port", in their order. */
+    public List<String> nodes() {
+        RedisOptions base = configured;
+        if (base == null) {
+            throw new IllegalStateException("Quarkus created no default Redis client (quarkus.redis.hosts)");
+        }
+        return base.getEndpoints().stream().map(RedisClientOptions::node).toList();
+    }
+
+    /** "host:port" of an endpoint URL (6379 when it names no port). */
+    static String node(String endpoint) {
+        URI uri = URI.create(endpoint);
+        return uri.getHost() + ':' + (uri.getPort() < 0 ? 6379 : uri.getPort());
+    }
+
     /** {@code endpoint} (a URL with scheme, user, password, database) with its host and port set to {@code node}'s. */
     static String address(String endpoint, String node) {
         try {

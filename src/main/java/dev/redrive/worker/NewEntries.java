@@ -40,7 +40,8 @@ final class NewEntries {
     /**
      * Up to {@code count} new entries to {@code answer}: at once when there are some, else once some
      * arrive (or none, when {@link #stopWaiting} ends the wait or {@code mayWait} says no). After a
-     * failure {@code answer} gets none, and {@code retry} runs after a pause.
+     * failure {@code answer} gets none after a pause; when the group is gone, at once, and {@code
+     * retry} runs once it is created again.
      */
     void read(int count, BooleanSupplier mayWait, Consumer<List<StreamAccess.Entry>> answer, Runnable retry) {
         redis.readNew(spec.stream(), spec.group(), consumer, count).subscribe().with(entries -> {
@@ -50,13 +51,16 @@ final class NewEntries {
                 answer.accept(entries);
             }
         }, error -> {
-            answer.accept(List.of());
             if (String.valueOf(error.getMessage()).startsWith("NOGROUP")) {
+                answer.accept(List.of());
                 groupGone(retry);
                 return;
             }
             LOG.warnf("reading %s failed (%s); trying again in %s", spec.stream(), error.getMessage(), REDIS_ERROR_PAUSE);
-            vertx.setTimer(REDIS_ERROR_PAUSE.toMillis(), t -> retry.run());
+            // The answer frees the read's slots, and the worker reads again at once: answered now,
+            // a Redis that refuses at once (a dead node, a cluster slot whose replica is not yet
+            // promoted) was read, and this logged, thousands of times a second. So the pause comes first.
+            vertx.setTimer(REDIS_ERROR_PAUSE.toMillis(), t -> answer.accept(List.of()));
         });
     }
 

@@ -32,33 +32,16 @@ class RedisClusterIT {
 
     @Test
     void queuesOnDifferentNodesRetryParkAndReplay() throws Exception {
-        List<RedisServer> nodes = new ArrayList<>();
-        try {
-            for (int i = 0; i < 3; i++) {
-                nodes.add(new RedisServer("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf").start());
-            }
-            List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
-            nodes.forEach(n -> create.add("127.0.0.1:" + n.port()));
-            create.addAll(List.of("--cluster-replicas", "0", "--cluster-yes"));
-            Process p = new ProcessBuilder(create).redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertEquals(0, p.waitFor(), out);
-            Await.until("the cluster to be ok", Duration.ofSeconds(20), () -> nodes.stream().allMatch(n -> {
-                try (RedisCli cli = new RedisCli(n.port())) {
-                    return RedisCli.text(cli.call("CLUSTER", "INFO")).contains("cluster_state:ok");
-                } catch (Exception e) {
-                    return false;
-                }
-            }));
+        try (RedisCluster cluster = RedisCluster.start(3, 0)) {
             Map<String, Integer> ownerOf = new HashMap<>();
             for (String q : QUEUES) {
-                ownerOf.put(q, owner(nodes, q));
+                ownerOf.put(q, cluster.ownerOf(q));
             }
             assertTrue(ownerOf.values().stream().distinct().count() > 1, "the streams spread over nodes: " + ownerOf);
 
             Map<String, String> config = new HashMap<>(ApiUsers.config());
             config.put("quarkus.redis.client-type", "cluster");
-            config.put("quarkus.redis.hosts", String.join(",", nodes.stream().map(RedisServer::url).toList()));
+            config.put("quarkus.redis.hosts", String.join(",", cluster.nodes().stream().map(RedisServer::url).toList()));
             for (String q : QUEUES) {
                 config.put("redrive.queues." + q + ".handler", "demo");
                 config.put("redrive.queues." + q + ".attempts", "3");
@@ -144,24 +127,7 @@ class RedisClusterIT {
                     }
                 }
             }
-        } finally {
-            nodes.forEach(RedisServer::close);
         }
-    }
-
-    /** The port of the node that owns the stream's slot. */
-    private static int owner(List<RedisServer> nodes, String key) {
-        for (RedisServer n : nodes) {
-            try (RedisCli cli = new RedisCli(n.port())) {
-                Object reply = cli.call("EXISTS", key);
-                if (!(reply instanceof RuntimeException)) {
-                    return n.port();
-                }
-            } catch (java.io.IOException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-        throw new IllegalStateException("no node owns " + key);
     }
 
     /** A field of the only entry of a stream, or null. */
