@@ -16,10 +16,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
-import org.eclipse.microprofile.openapi.annotations.headers.Header;
-import org.eclipse.microprofile.openapi.annotations.media.Content;
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -36,12 +32,6 @@ import io.smallrye.mutiny.Uni;
 @Tag(name = DeadLetterResource.TAG, description = DeadLetterResource.TAG_DESCRIPTION)
 @SecurityRequirement(name = "basic")
 @SecurityRequirement(name = "jwt")
-@APIResponse(responseCode = "401", description = "No or bad credentials",
-        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-@APIResponse(responseCode = "403", description = "Your roles do not allow this",
-        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-@APIResponse(responseCode = "503", description = "Redis is down, full or slower than redrive.redis-timeout; see Retry-After",
-        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
 @RedisTimeLimit
 public class AuditResource {
 
@@ -64,17 +54,12 @@ public class AuditResource {
                     + "'<dlq-id> <new-id> <origin-id> <origin-stream>'. Values over redrive.reads.value-bytes are "
                     + "shown cut, as in an entry view.")
     @APIResponse(responseCode = "200", description = "A page and the cursor of the next")
-    @APIResponse(responseCode = "400", description = "Bad count or cursor",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = "Unknown dead-letter stream",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ReadPermits.BUSY,
-            headers = @Header(name = "Retry-After", description = "Seconds to wait", schema = @Schema(type = SchemaType.INTEGER)),
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "400", description = "Bad count or cursor")
+    @APIResponse(responseCode = "404", description = "Unknown dead-letter stream")
+    @APIResponse(responseCode = "503", ref = ProblemResponses.BUSY)
     public Uni<AuditPage> audit(@PathParam("dlq") String dlq, @QueryParam("count") String count,
             @QueryParam("after") String after) {
         Requests.onlyParams(uri, Set.of("count", "after"));
-        store.requireKnown(dlq);
         int n = Requests.pageSize(count);
         String cursor = Requests.cursor(after);
         return permits.run(() -> store.audit(dlq, n, cursor).map(page -> new AuditPage(

@@ -30,7 +30,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.redrive.config.RedriveConfig;
-import dev.redrive.deadletter.DeadLetterReader;
 import dev.redrive.deadletter.Replays;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
@@ -41,19 +40,12 @@ import io.smallrye.mutiny.Uni;
 @Tag(name = DeadLetterResource.TAG, description = DeadLetterResource.TAG_DESCRIPTION)
 @SecurityRequirement(name = "basic")
 @SecurityRequirement(name = "jwt")
-@APIResponse(responseCode = "401", description = "No or bad credentials",
-        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-@APIResponse(responseCode = "403", description = "Your roles do not allow this",
-        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
 @APIResponse(responseCode = "503", description = "Redis is down, full or slower than redrive.redis-timeout "
         + "(redis-unavailable); or, with redrive.redis.wait-replicas set, the replay or discard happened on the primary "
         + "but too few replicas confirmed it in time (not-replicated: check before repeating it); see Retry-After",
         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
 @RedisTimeLimit
 public class DeadLetterActionResource {
-
-    @Inject
-    DeadLetterReader store;
 
     @Inject
     Replays replays;
@@ -83,23 +75,17 @@ public class DeadLetterActionResource {
                     + "redrive.replay.automation-enabled (REPLAY_AUTOMATION_ENABLED) is true.")
     @APIResponse(responseCode = "201", description = "Replayed: the new entry's id and stream")
     @APIResponse(responseCode = "200", description = "The answer to an earlier request with the same Idempotency-Key")
-    @APIResponse(responseCode = "400", description = "Malformed id or body",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = "Unknown stream, or no such entry (never parked, or already replayed or discarded)",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "400", description = "Malformed id or body")
+    @APIResponse(responseCode = "404", description = "Unknown stream, or no such entry (never parked, or already replayed or discarded)")
     @APIResponse(responseCode = "409", description = "Origin in another hash slot, no snapshot to send, or a key "
-            + "the replay would write holds another type of value (nothing changed)",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "413", description = "Patch over redrive.replay.max-body-bytes",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "422", description = "Origin stream not allowed, or Idempotency-Key used for another entry",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+            + "the replay would write holds another type of value (nothing changed)")
+    @APIResponse(responseCode = "413", description = "Patch over redrive.replay.max-body-bytes")
+    @APIResponse(responseCode = "422", description = "Origin stream not allowed, or Idempotency-Key used for another entry")
     public Uni<Response> replay(@PathParam("dlq") String dlq, @PathParam("id") String id,
             @Parameter(description = "Makes a retried request safe: the same key gets the first answer back. 1 to 200 "
                     + "characters, compared exactly; empty, blank or given twice is 400 /problems/ambiguous-request")
             @HeaderParam(AmbiguousRequests.IDEMPOTENCY_KEY) String idempotencyKey,
             @Schema(implementation = ReplayRequestDoc.class) byte[] body) {
-        store.requireKnown(dlq);
         Requests.entryId(id);
         Callers.requireMayReplay(identity, config);
         int max = config.replay().maxBodyBytes();
@@ -126,17 +112,13 @@ public class DeadLetterActionResource {
             description = "Deletes the dead letter in one step with an audit record that keeps the whole record and "
                     + "snapshot (as record:<field>), who discarded it and why: a discard is never a silent drop.")
     @APIResponse(responseCode = "200", description = "Discarded; the audit entry id")
-    @APIResponse(responseCode = "400", description = "Malformed id or no reason",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = "Unknown stream or entry",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "400", description = "Malformed id or no reason")
+    @APIResponse(responseCode = "404", description = "Unknown stream or entry")
     @APIResponse(responseCode = "409", description = "A key the discard would write holds another type of value "
-            + "(nothing changed)",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+            + "(nothing changed)")
     public Uni<Map<String, String>> discard(@PathParam("dlq") String dlq, @PathParam("id") String id,
             @Parameter(description = "Why (required; kept in the audit trail without the white space around it, "
                     + "1 to 2000 characters)") @QueryParam("reason") String reason) {
-        store.requireKnown(dlq);
         Requests.entryId(id);
         return replays.discard(dlq, id, reason, Callers.name(identity)).map(auditId -> Map.of("audit", auditId));
     }

@@ -15,10 +15,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
-import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
@@ -42,12 +39,6 @@ import io.vertx.core.http.HttpServerResponse;
 @Tag(name = DeadLetterResource.TAG, description = DeadLetterResource.TAG_DESCRIPTION)
 @SecurityRequirement(name = "basic")
 @SecurityRequirement(name = "jwt")
-@APIResponse(responseCode = "401", description = "No or bad credentials",
-        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-@APIResponse(responseCode = "403", description = "Your roles do not allow this",
-        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-@APIResponse(responseCode = "503", description = "Redis is down, full or slower than redrive.redis-timeout; see Retry-After",
-        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
 @RedisTimeLimit
 public class DeadLetterResource {
 
@@ -94,13 +85,9 @@ public class DeadLetterResource {
                     + "record values over redrive.reads.value-bytes are cut (named in `truncated`), and a page ends "
                     + "early, with `next` set, once it holds redrive.reads.entry-bytes.")
     @APIResponse(responseCode = "200", description = "A page and the cursor of the next")
-    @APIResponse(responseCode = "400", description = "Bad count, cursor, order, filter value or unknown parameter",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = "Unknown dead-letter stream",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ReadPermits.BUSY,
-            headers = @Header(name = "Retry-After", description = "Seconds to wait", schema = @Schema(type = SchemaType.INTEGER)),
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "400", description = "Bad count, cursor, order, filter value or unknown parameter")
+    @APIResponse(responseCode = "404", description = "Unknown dead-letter stream")
+    @APIResponse(responseCode = "503", ref = ProblemResponses.BUSY)
     public Uni<EntryPage> entries(@PathParam("dlq") String dlq,
             @Parameter(description = "Items per page, 1 to 500. Defaults to 50.") @QueryParam("count") String count,
             @Parameter(description = "The `next` cursor of the previous page") @QueryParam("after") String after,
@@ -116,7 +103,6 @@ public class DeadLetterResource {
                     + "up to 200 characters)") @QueryParam("text") String text) {
         Requests.onlyParams(uri, Set.of("count", "after", "order", "origin", "job", "failure", "fingerprint", "deadFrom",
                 "deadTo", "ids", "text"));
-        store.requireKnown(dlq);
         int n = Requests.pageSize(count);
         String cursor = Requests.cursor(after);
         boolean newestFirst = order == null || order.equals("newest");
@@ -145,16 +131,11 @@ public class DeadLetterResource {
                     + "/fields/<name>. Fields past redrive.reads.entry-bytes (1 MiB) are left out and counted in "
                     + "fieldsLeftOut.")
     @APIResponse(responseCode = "200", description = "The record")
-    @APIResponse(responseCode = "400", description = "Malformed id",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = "Unknown stream or entry",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ReadPermits.BUSY,
-            headers = @Header(name = "Retry-After", description = "Seconds to wait", schema = @Schema(type = SchemaType.INTEGER)),
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "400", description = "Malformed id")
+    @APIResponse(responseCode = "404", description = "Unknown stream or entry")
+    @APIResponse(responseCode = "503", ref = ProblemResponses.BUSY)
     public Uni<EntryView> entry(@PathParam("dlq") String dlq, @PathParam("id") String id) {
         Requests.onlyParams(uri, Set.of());
-        store.requireKnown(dlq);
         Requests.entryId(id);
         int repeat = config.replay().repeatOffenderAfter();
         return permits.run(() -> store.excerpt(dlq, id)
@@ -173,19 +154,14 @@ public class DeadLetterResource {
                     + "off, so it can't keep its read slot. Reading is not audited, like every other read.")
     @APIResponse(responseCode = "200", description = "The value",
             content = @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM))
-    @APIResponse(responseCode = "400", description = "Malformed id",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "404", description = "Unknown stream or entry, or no such field in the snapshot",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "503", description = ReadPermits.BUSY,
-            headers = @Header(name = "Retry-After", description = "Seconds to wait", schema = @Schema(type = SchemaType.INTEGER)),
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "400", description = "Malformed id")
+    @APIResponse(responseCode = "404", description = "Unknown stream or entry, or no such field in the snapshot")
+    @APIResponse(responseCode = "503", ref = ProblemResponses.BUSY)
     public Multi<byte[]> value(@PathParam("dlq") String dlq, @PathParam("id") String id,
             @Parameter(description = "The field's name, as in the entry's `fields`") @PathParam("name") String name,
             @Context HttpServerResponse response) {
         // No ranges or offsets: a parameter this endpoint ignored would send the whole value unasked.
         Requests.onlyParams(uri, Set.of());
-        store.requireKnown(dlq);
         Requests.entryId(id);
         return rawValues.stream(dlq, id, name, response);
     }

@@ -31,7 +31,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.redrive.config.RedriveConfig;
-import dev.redrive.deadletter.DeadLetterReader;
 import dev.redrive.redrive.Proposal;
 import dev.redrive.redrive.Proposals;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -47,16 +46,10 @@ import io.smallrye.common.annotation.Blocking;
 @Tag(name = "Proposals", description = "A bulk redrive proposed by one caller and approved by another operator")
 @SecurityRequirement(name = "basic")
 @SecurityRequirement(name = "jwt")
-@APIResponse(responseCode = "401", description = "No or bad credentials",
-        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
 @APIResponse(responseCode = "403", description = "Your roles do not allow this; or (own-proposal) you proposed it",
         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-@APIResponse(responseCode = "404", description = "Unknown dead-letter stream or proposal",
-        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-@APIResponse(responseCode = "400", description = "Malformed body, id, count or cursor",
-        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-@APIResponse(responseCode = "503", description = "Redis is down, full or slower than redrive.redis-timeout; see Retry-After",
-        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+@APIResponse(responseCode = "404", description = "Unknown dead-letter stream or proposal")
+@APIResponse(responseCode = "400", description = "Malformed body, id, count or cursor")
 public class ProposalResource {
 
     private static final Pattern ID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
@@ -65,9 +58,6 @@ public class ProposalResource {
 
     @Inject
     Proposals proposals;
-
-    @Inject
-    DeadLetterReader store;
 
     @Inject
     RedriveConfig config;
@@ -92,7 +82,6 @@ public class ProposalResource {
                     + "expiresAt (after redrive.proposals.ttl). Another dlq-operator approves it.")
     @APIResponse(responseCode = "201", description = "Proposed; the Location is the proposal")
     public Response propose(@PathParam("dlq") String dlq, byte[] body) {
-        store.requireKnown(dlq);
         JsonNode root = Requests.json(mapper, body, config.replay().maxBodyBytes());
         if (root == null) {
             throw ProblemException.badRequest("a proposal needs a JSON body; {} proposes a redrive of everything");
@@ -109,7 +98,6 @@ public class ProposalResource {
     public Proposals.ProposalPage list(@PathParam("dlq") String dlq, @QueryParam("count") String count,
             @QueryParam("after") String after) {
         Requests.onlyParams(uri, Set.of("count", "after"));
-        store.requireKnown(dlq);
         if (after != null && !CURSOR.matcher(after).matches()) {
             throw ProblemException.badRequest("after must be the next of a previous page");
         }
@@ -124,7 +112,6 @@ public class ProposalResource {
                     + "decidedAt, decisionNote) and, once approved, the redrive task it started (task).")
     @APIResponse(responseCode = "200", description = "The proposal")
     public Proposal get(@PathParam("dlq") String dlq, @PathParam("id") String id) {
-        store.requireKnown(dlq);
         return proposals.get(dlq, id(id));
     }
 
@@ -139,10 +126,8 @@ public class ProposalResource {
                     + "other gets 409.")
     @APIResponse(responseCode = "202", description = "Approved; the redrive started")
     @APIResponse(responseCode = "409", description = "Already approved, rejected or expired (proposal-decided), or "
-            + "another redrive of the stream is unfinished (redrive-running; the proposal stays open)",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+            + "another redrive of the stream is unfinished (redrive-running; the proposal stays open)")
     public Response approve(@PathParam("dlq") String dlq, @PathParam("id") String id, byte[] body) {
-        store.requireKnown(dlq);
         String note = note(body);
         Proposal approved = proposals.approve(dlq, id(id), Callers.name(identity), note);
         return Response.accepted(approved).location(URI.create("/dlq/" + enc(dlq) + "/redrives/" + approved.task()))
@@ -156,10 +141,8 @@ public class ProposalResource {
     @Operation(summary = "Reject a proposal",
             description = "Body: optional {\"note\": \"why\"}. Only a dlq-operator who did not propose it. Nothing moves.")
     @APIResponse(responseCode = "200", description = "Rejected")
-    @APIResponse(responseCode = "409", description = "Already approved, rejected or expired (proposal-decided)",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = "Already approved, rejected or expired (proposal-decided)")
     public Proposal reject(@PathParam("dlq") String dlq, @PathParam("id") String id, byte[] body) {
-        store.requireKnown(dlq);
         String note = note(body);
         return proposals.reject(dlq, id(id), Callers.name(identity), note);
     }

@@ -18,8 +18,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.media.Content;
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -28,7 +26,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.redrive.config.RedriveConfig;
-import dev.redrive.deadletter.DeadLetterReader;
 import dev.redrive.redrive.Proposal;
 import dev.redrive.redrive.Proposals;
 import dev.redrive.redrive.RedriveSpec;
@@ -44,14 +41,7 @@ import io.smallrye.common.annotation.Blocking;
 @Tag(name = "Redrives", description = "Bulk replay of parked jobs, like SQS' message move task but filtered")
 @SecurityRequirement(name = "basic")
 @SecurityRequirement(name = "jwt")
-@APIResponse(responseCode = "401", description = "No or bad credentials",
-        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-@APIResponse(responseCode = "403", description = "Your roles do not allow this",
-        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-@APIResponse(responseCode = "404", description = "Unknown dead-letter stream or redrive",
-        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-@APIResponse(responseCode = "503", description = "Redis is down, full or slower than redrive.redis-timeout; see Retry-After",
-        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+@APIResponse(responseCode = "404", description = "Unknown dead-letter stream or redrive")
 public class RedriveResource {
 
     private static final Pattern TASK_ID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
@@ -61,9 +51,6 @@ public class RedriveResource {
 
     @Inject
     Proposals proposals;
-
-    @Inject
-    DeadLetterReader store;
 
     @Inject
     RedriveConfig config;
@@ -94,12 +81,9 @@ public class RedriveResource {
     @APIResponse(responseCode = "202", description = "Started (a redrive; poll the Location), or, with "
             + "redrive.redrives.require-approval, proposed (a proposal; another operator approves it)")
     @APIResponse(responseCode = "409", description = "Another redrive of this dead-letter stream is unfinished "
-            + "(redrive-running; the detail names it): wait for it or cancel it",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "400", description = "Malformed body or filter",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+            + "(redrive-running; the detail names it): wait for it or cancel it")
+    @APIResponse(responseCode = "400", description = "Malformed body or filter")
     public Response start(@PathParam("dlq") String dlq, byte[] body) {
-        store.requireKnown(dlq);
         JsonNode root = Requests.json(mapper, body, config.replay().maxBodyBytes());
         RedriveSpec spec = RedriveBody.spec(root, true);
         if (config.redrives().requireApproval() && !spec.dryRun()) {
@@ -120,7 +104,6 @@ public class RedriveResource {
                     + "origin's key is of another type than a stream), detail.")
     @APIResponse(responseCode = "200", description = "The task")
     public RedriveStatus status(@PathParam("dlq") String dlq, @PathParam("task") String task) {
-        store.requireKnown(dlq);
         return redrives.status(dlq, taskId(task));
     }
 
@@ -129,10 +112,8 @@ public class RedriveResource {
     @RolesAllowed(Roles.OPERATOR)
     @Operation(summary = "Cancel a redrive", description = "Stops it wherever it runs; what moved stays moved.")
     @APIResponse(responseCode = "200", description = "Cancelled")
-    @APIResponse(responseCode = "409", description = "Already finished",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = "Already finished")
     public RedriveStatus cancel(@PathParam("dlq") String dlq, @PathParam("task") String task) {
-        store.requireKnown(dlq);
         return redrives.cancel(dlq, taskId(task), Callers.name(identity));
     }
 

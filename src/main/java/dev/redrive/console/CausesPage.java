@@ -97,7 +97,6 @@ public class CausesPage {
     @GET
     public Uni<TemplateInstance> causes(@PathParam("dlq") String dlq, @QueryParam("sort") String sort) {
         Requests.onlyParams(uri, Set.of("sort"));
-        reader.requireKnown(dlq);
         boolean recent = "recent".equals(sort);
         if (sort != null && !recent && !"count".equals(sort)) {
             throw ProblemException.badRequest("sort must be count or recent (got '" + sort + "')");

@@ -85,7 +85,6 @@ public class EntriesPage {
             @QueryParam("after") String after) {
         Requests.onlyParams(uri, Set.of("origin", "job", "failure", "fingerprint", "deadFrom", "deadTo", "text", "order",
                 "after"));
-        reader.requireKnown(dlq);
         boolean oldest = "oldest".equals(order);
         if (order != null && !order.isEmpty() && !oldest && !"newest".equals(order)) {
             throw ProblemException.badRequest("order must be newest or oldest (got '" + order + "')");

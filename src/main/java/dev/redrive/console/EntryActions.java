@@ -84,7 +84,6 @@ public class EntryActions {
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     public Uni<Response> replay(@PathParam("dlq") String dlq, @PathParam("id") String id, @RestForm List<String> name,
             @RestForm List<String> value, @RestForm String note, @RestForm String confirm, @RestForm String key) {
-        reader.requireKnown(dlq);
         Requests.entryId(id);
         List<String> names = name == null ? List.of() : name;
         List<String> values = value == null ? List.of() : value;
@@ -121,7 +120,6 @@ public class EntryActions {
     @Path("discard")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     public Uni<Response> discard(@PathParam("dlq") String dlq, @PathParam("id") String id, @RestForm String reason) {
-        reader.requireKnown(dlq);
         Requests.entryId(id);
         return replays.discard(dlq, id, reason, Callers.name(identity))
                 .map(audit -> Response.seeOther(URI.create(ConsoleUrls.entry(dlq, id))).build());

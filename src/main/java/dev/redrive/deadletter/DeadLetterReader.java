@@ -49,7 +49,11 @@ public class DeadLetterReader {
         return targets.deadLetterStreams();
     }
 
-    /** Fails with UNKNOWN_STREAM unless redrive parks into this stream. */
+    /**
+     * Fails with UNKNOWN_STREAM unless redrive parks into this stream. The services own the check:
+     * every read below that the API, the console or MCP asks for by a stream's name makes it, and so
+     * do Replays, Reveals, RedriveTasks and Proposals; their callers don't repeat it.
+     */
     public void requireKnown(String deadLetters) {
         if (!targets.isDeadLetterStream(deadLetters)) {
             throw new DeadLetterException(DeadLetterException.Reason.UNKNOWN_STREAM,
@@ -58,6 +62,7 @@ public class DeadLetterReader {
     }
 
     public Uni<DeadLetterSummary> summary(String deadLetters) {
+        requireKnown(deadLetters);
         Uni<Long> depth = streams.length(deadLetters);
         // Only dead-at is wanted of the two ends: a few bytes of each value, however big the payloads.
         Uni<List<Excerpt>> oldest = read(deadLetters, "oldest", "-", "+", 1, SMALL_VALUE, SMALL_ENTRY);
@@ -82,6 +87,7 @@ public class DeadLetterReader {
 
     /** One entry, each value cut to {@code redrive.reads.value-bytes}: what a view may hold of it. */
     public Uni<Optional<Excerpt>> excerpt(String deadLetters, String id) {
+        requireKnown(deadLetters);
         return read(deadLetters, "oldest", id, id, 1, config.reads().valueBytes(), config.reads().entryBytes())
                 .map(found -> found.stream().findFirst());
     }
@@ -91,6 +97,7 @@ public class DeadLetterReader {
      * sample (its reason, error type, job, origin), whatever its payload holds.
      */
     public Uni<Optional<Excerpt>> brief(String deadLetters, String id) {
+        requireKnown(deadLetters);
         return read(deadLetters, "oldest", id, id, 1, BRIEF_VALUE, SMALL_ENTRY * 4).map(found -> found.stream().findFirst());
     }
 
@@ -99,6 +106,7 @@ public class DeadLetterReader {
      * empty when the entry has no such field; fails with GONE when there is no such entry.
      */
     public Uni<Optional<Slice>> slice(String deadLetters, String id, String field, long from, int max) {
+        requireKnown(deadLetters);
         return reads.slice(deadLetters, id, field, from, max).map(reply -> {
             switch (reply.code()) {
                 case VALUE -> {
@@ -124,6 +132,7 @@ public class DeadLetterReader {
      */
     public Uni<Page<Excerpt>> page(String deadLetters, EntryFilter filter, boolean newestFirst, int count,
             String after) {
+        requireKnown(deadLetters);
         return reads.list(deadLetters, filter.scriptArgs(), newestFirst, after, count, config.replay().scanLimit(),
                 config.reads().valueBytes(), config.reads().entryBytes())
                 .map(listed -> new Page<>(Excerpt.all(listed.items()), listed.next(), listed.examined()));
@@ -142,6 +151,7 @@ public class DeadLetterReader {
 
     /** A page of the audit trail, newest first, each value cut like an entry's. */
     public Uni<Page<Excerpt>> audit(String deadLetters, int count, String after) {
+        requireKnown(deadLetters);
         return readPage(RedisKeys.audit(deadLetters), "newest", after == null ? "+" : "(" + after, "-", count,
                 config.reads().valueBytes(), config.reads().entryBytes())
                 .map(found -> {

@@ -56,7 +56,6 @@ public class EntryHistory {
      * {@code originId}; either may be null for an entry that is gone, and is then taken from its replay.
      */
     public Uni<History> of(String dlq, String id, String originStream, String originId) {
-        reader.requireKnown(dlq);
         Look look = new Look(id);
         return look.page(dlq, null, config.replay().scanLimit()).map(complete -> {
             String origin = originId != null ? originId : look.originId;

@@ -393,6 +393,52 @@ class DeadLetterApiTest {
                 .body("paths.keySet()", hasItem("/dlq/{dlq}/entries/{id}/replay"));
     }
 
+    /**
+     * The problem responses are declared once (ApiDocs, applied by ProblemResponses): every
+     * operation of the operator API still declares its 401, 403 and 503 as problem+json, a read
+     * its busy 503 with Retry-After, and every other 4xx a problem too.
+     */
+    @Test
+    void everyOperationDeclaresItsProblemResponses() {
+        int port = ConfigProvider.getConfig().getValue("quarkus.management.test-port", Integer.class);
+        Map<String, Map<String, Map<String, Object>>> paths = given().port(port).get("/q/openapi?format=json").then()
+                .statusCode(200).extract().jsonPath().getMap("paths");
+        List<String> missing = new ArrayList<>();
+        int operations = 0;
+        for (var path : paths.entrySet()) {
+            if (!path.getKey().startsWith("/dlq")) {
+                continue;
+            }
+            for (var operation : path.getValue().entrySet()) {
+                operations++;
+                String name = operation.getKey() + " " + path.getKey();
+                @SuppressWarnings("unchecked")
+                Map<String, Map<String, Object>> responses = (Map<String, Map<String, Object>>) operation.getValue()
+                        .get("responses");
+                for (String code : List.of("401", "403", "503")) {
+                    if (!responses.containsKey(code)) {
+                        missing.add(name + " declares no " + code);
+                    }
+                }
+                responses.forEach((code, response) -> {
+                    if (code.matches("[45]\\d\\d") && !String.valueOf(response.get("content")).contains("problem+json")) {
+                        missing.add(name + ": " + code + " is no problem+json");
+                    }
+                });
+                boolean read = name.startsWith("get /dlq/{dlq}/entries") || name.equals("get /dlq/{dlq}/audit");
+                if (read != String.valueOf(responses.get("503").get("headers")).contains("Retry-After")) {
+                    missing.add(name + ": 503 " + (read ? "without" : "with") + " the busy Retry-After header");
+                }
+            }
+        }
+        assertEquals(15, operations, "operations of the operator API");
+        assertEquals(List.of(), missing);
+    }
+
+    static String text(byte[] value) {
+        return value == null ? null : new String(value, StandardCharsets.UTF_8);
+    }
+
     String originOf(String dlqId) {
         return jobs.deadLetters().stream().filter(m -> m.id().equals(dlqId)).findFirst()
                 .map(m -> text(m.payload().get("origin-id"))).orElseThrow();

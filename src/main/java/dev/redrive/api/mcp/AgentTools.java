@@ -212,7 +212,6 @@ public class AgentTools {
         if (dlq == null) {
             throw ProblemException.badRequest("dlq is required: a dead-letter stream's name");
         }
-        reader.requireKnown(dlq);
         return dlq;
     }
 
