@@ -435,10 +435,6 @@ class DeadLetterApiTest {
         assertEquals(List.of(), missing);
     }
 
-    static String text(byte[] value) {
-        return value == null ? null : new String(value, StandardCharsets.UTF_8);
-    }
-
     String originOf(String dlqId) {
         return jobs.deadLetters().stream().filter(m -> m.id().equals(dlqId)).findFirst()
                 .map(m -> text(m.payload().get("origin-id"))).orElseThrow();
