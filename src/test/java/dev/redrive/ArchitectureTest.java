@@ -14,6 +14,10 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 
+import dev.redrive.testing.Streams;
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTestProfile;
 import io.vertx.redis.client.Response;
 import io.vertx.redis.client.ResponseType;
 
@@ -30,6 +34,11 @@ class ArchitectureTest {
 
     static final JavaClasses MAIN = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.redrive");
+
+    static final JavaClasses TESTS = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.ONLY_INCLUDE_TESTS).importPackages("dev.redrive");
+
+    static final String TESTING = "dev.redrive.testing..";
 
     /**
      * The only packages that may import {@code worker}: itself. {@code worker} wires the running
@@ -170,5 +179,26 @@ class ArchitectureTest {
                 .should().dependOnClassesThat().resideInAnyPackage(REDIS_CLIENT)
                 .because("redis/ owns the commands, their KEYS and ARGV and the reply types; deadletter/ decides")
                 .check(MAIN);
+    }
+
+    /**
+     * The tests' fixtures have one owner, testing/: a test class gets its queue's streams from
+     * {@code @Inject @Own("name") TestQueue} (the group awaited, the PEL checked), never by making
+     * and awaiting them itself, and its boot from one of the profiles there, each a Quarkus start
+     * shared by every class that names it (with the test resources the profile lists).
+     */
+    @Test
+    void testsTakeTheirFixturesFromTesting() {
+        noClasses().that().resideOutsideOfPackage(TESTING)
+                .should().callConstructor(Streams.class, RedisDataSource.class)
+                .orShould().callMethod(Streams.class, "awaitGroup", String.class, String.class)
+                .because("a test class's streams come from testing/TestQueue, injected with @Own")
+                .check(TESTS);
+        noClasses().that().resideOutsideOfPackage(TESTING)
+                .should().implement(QuarkusTestProfile.class)
+                .orShould().beAnnotatedWith(WithTestResource.class)
+                .orShould().beAnnotatedWith(WithTestResource.List.class)
+                .because("each test profile is a Quarkus boot: they live in testing/ and list their own test resources")
+                .check(TESTS);
     }
 }

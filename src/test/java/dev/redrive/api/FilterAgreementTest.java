@@ -1,11 +1,10 @@
 package dev.redrive.api;
 
-import static dev.redrive.api.DeadLetterApiTest.as;
-import static dev.redrive.api.DeadLetterApiTest.enc;
+import static dev.redrive.testing.Api.as;
+import static dev.redrive.testing.Api.enc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
@@ -28,9 +27,8 @@ import dev.redrive.deadletter.RecordField;
 import dev.redrive.testing.ApiProfile;
 import dev.redrive.testing.Await;
 import dev.redrive.testing.DeadLetterSeed;
-import dev.redrive.testing.RedisResource;
-import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.common.WithTestResource;
+import dev.redrive.testing.Own;
+import dev.redrive.testing.TestQueue;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
@@ -44,12 +42,9 @@ import io.restassured.response.Response;
  * Seeded, so a failure names the seed and replays exactly.
  */
 @QuarkusTest
-@WithTestResource(RedisResource.class)
 @TestProfile(ApiProfile.class)
 class FilterAgreementTest {
 
-    static final String DLQ = "{gen}:dlq";
-    static final String D = "/dlq/" + enc(DLQ);
     static final List<String> ORIGINS = ApiProfile.GEN_ORIGINS;
     static final List<String> JOBS = List.of("x", "y", "z");
     static final List<String> FAILURES = List.of("terminal", "exhausted", "missing", "max-receive");
@@ -139,7 +134,8 @@ class FilterAgreementTest {
     }
 
     @Inject
-    RedisDataSource redis;
+    @Own("gen")
+    TestQueue gen;
 
     @Test
     void listingsDryRunsAndRedrivesPickWhatAnIndependentReadingOfTheFilterPicks() throws Exception {
@@ -151,10 +147,10 @@ class FilterAgreementTest {
             String where = "seed " + SEED + ", round " + round + ", filter " + filter.json();
             if (filter.refused()) {
                 refusedRounds++;
-                as("viewer").get(D + "/entries?order=oldest" + filter.query()).then().statusCode(400);
+                as("viewer").get(gen.dlqPath() + "/entries?order=oldest" + filter.query()).then().statusCode(400);
                 as("operator").contentType("application/json").body("{\"dryRun\": true, \"filter\": " + filter.json() + "}")
-                        .post(D + "/redrives").then().statusCode(400);
-                assertEquals(records.size(), redis.stream(String.class).xlen(DLQ), where);
+                        .post(gen.dlqPath() + "/redrives").then().statusCode(400);
+                assertEquals(records.size(), gen.redis().stream(String.class).xlen(gen.dlq()), where);
                 continue;
             }
             List<String> expected = records.stream().filter(filter::matches).map(Rec::id).toList();
@@ -172,9 +168,9 @@ class FilterAgreementTest {
 
     /** Empties the dead-letter stream and the origins, then parks n generated records. */
     List<Rec> seed(Random random, int n) {
-        List<String> keys = new ArrayList<>(List.of(DLQ, DLQ + ":stats"));
+        List<String> keys = new ArrayList<>(List.of(gen.dlq(), gen.dlq() + ":stats"));
         keys.addAll(ORIGINS);
-        redis.key().del(keys.toArray(String[]::new));
+        gen.redis().key().del(keys.toArray(String[]::new));
         List<Rec> records = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             String origin = pick(random, ORIGINS);
@@ -190,7 +186,7 @@ class FilterAgreementTest {
                     .with(RecordField.FAILURE, failure).with(RecordField.FINGERPRINT, fingerprint)
                     .snapshot("payload", "generated " + i);
             String id = (deadAt == null ? record.without(RecordField.DEAD_AT) : record.with(RecordField.DEAD_AT, deadAt))
-                    .park(redis, DLQ);
+                    .park(gen.redis(), gen.dlq());
             records.add(new Rec(id, origin, job, failure, fingerprint, deadAt));
         }
         return records;
@@ -252,7 +248,7 @@ class FilterAgreementTest {
         List<String> ids = new ArrayList<>();
         String after = null;
         do {
-            ExtractableResponse<Response> page = as("viewer").get(D + "/entries?order=oldest&count=7" + filter.query()
+            ExtractableResponse<Response> page = as("viewer").get(gen.dlqPath() + "/entries?order=oldest&count=7" + filter.query()
                     + (after == null ? "" : "&after=" + after)).then().statusCode(200).extract();
             ids.addAll(page.jsonPath().getList("items.id", String.class));
             after = page.path("next");
@@ -263,9 +259,9 @@ class FilterAgreementTest {
     JsonPath finished(Filter filter, boolean dryRun) throws Exception {
         String task = as("operator").contentType("application/json")
                 .body("{\"dryRun\": " + dryRun + ", \"maxPerSecond\": 0, \"filter\": " + filter.json() + "}")
-                .post(D + "/redrives").then().statusCode(202).extract().path("id");
-        return Await.value("redrive " + task + " to complete", Duration.ofSeconds(30), () -> {
-            JsonPath s = as("viewer").get(D + "/redrives/" + task).then().statusCode(200).extract().jsonPath();
+                .post(gen.dlqPath() + "/redrives").then().statusCode(202).extract().path("id");
+        return Await.value("redrive " + task + " to complete", () -> {
+            JsonPath s = as("viewer").get(gen.dlqPath() + "/redrives/" + task).then().statusCode(200).extract().jsonPath();
             return "completed".equals(s.getString("state")) ? s : null;
         });
     }
@@ -274,9 +270,9 @@ class FilterAgreementTest {
     Set<String> replayedFrom() {
         Set<String> ids = new TreeSet<>();
         for (String origin : ORIGINS) {
-            redis.stream(String.class, String.class, byte[].class).xrange(origin,
+            gen.redis().stream(String.class, String.class, byte[].class).xrange(origin,
                     io.quarkus.redis.datasource.stream.StreamRange.of("-", "+")).forEach(m -> ids.add(
-                            new String(m.payload().get("replay-of"), StandardCharsets.UTF_8).substring(DLQ.length() + 1)));
+                            new String(m.payload().get("replay-of"), StandardCharsets.UTF_8).substring(gen.dlq().length() + 1)));
         }
         return ids;
     }

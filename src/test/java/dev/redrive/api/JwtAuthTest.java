@@ -2,48 +2,40 @@ package dev.redrive.api;
 
 import static io.restassured.RestAssured.given;
 
-import java.util.Map;
+import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import dev.redrive.testing.ApiProfile;
 import dev.redrive.testing.ApiUsers;
 import dev.redrive.testing.JwtIssuer;
-import dev.redrive.testing.RedisResource;
-import dev.redrive.testing.TestConfig;
-import io.quarkus.test.common.WithTestResource;
+import dev.redrive.testing.Own;
+import dev.redrive.testing.TestQueue;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 
 /** Bearer JWT (the production option) beside Basic: roles from the groups claim, forged tokens refused. */
 @QuarkusTest
-@WithTestResource(RedisResource.class)
-@WithTestResource(JwtIssuer.class)
-@TestProfile(JwtAuthTest.Profile.class)
+@TestProfile(ApiProfile.class)
 class JwtAuthTest {
 
-    static final String DLQ = "%7Bjwt%7D%3Adlq";
-
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return TestConfig.withApiUsers().queue("jwt").handler("demo").and().build();
-        }
-    }
+    @Inject
+    @Own("jwt")
+    TestQueue jwt;
 
     @Test
     void aViewerTokenReadsButMayNotWrite() {
         String token = JwtIssuer.token("dashboard", "dlq-viewer");
         given().auth().oauth2(token).get("/dlq").then().statusCode(200);
         given().auth().oauth2(token).contentType("application/json").body("{\"dryRun\":true}")
-                .urlEncodingEnabled(false).post("/dlq/" + DLQ + "/redrives").then().statusCode(403)
+                .urlEncodingEnabled(false).post(jwt.dlqPath() + "/redrives").then().statusCode(403)
                 .contentType("application/problem+json");
     }
 
     @Test
     void anOperatorTokenMayStartARedrive() {
         given().auth().oauth2(JwtIssuer.token("oncall", "dlq-operator")).contentType("application/json")
-                .body("{\"dryRun\":true}").urlEncodingEnabled(false).post("/dlq/" + DLQ + "/redrives").then().statusCode(202);
+                .body("{\"dryRun\":true}").urlEncodingEnabled(false).post(jwt.dlqPath() + "/redrives").then().statusCode(202);
     }
 
     @Test

@@ -1,21 +1,18 @@
 package dev.redrive.api;
 
-import static dev.redrive.api.DeadLetterApiTest.as;
-import static dev.redrive.api.DeadLetterApiTest.enc;
-import static dev.redrive.api.DeadLetterApiTest.problem;
+import static dev.redrive.testing.Api.as;
+import static dev.redrive.testing.Api.enc;
+import static dev.redrive.testing.Api.problem;
 import static org.hamcrest.Matchers.equalTo;
-import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,19 +21,12 @@ import java.util.Set;
 
 import jakarta.inject.Inject;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import dev.redrive.testing.Await;
-import dev.redrive.testing.DeadLetterSeed;
-import dev.redrive.testing.RedisResource;
-import dev.redrive.testing.Streams;
-import dev.redrive.testing.TestConfig;
-import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.redis.datasource.stream.StreamMessage;
-import io.quarkus.test.common.WithTestResource;
+import dev.redrive.testing.HttpProfile;
+import dev.redrive.testing.Own;
+import dev.redrive.testing.TestQueue;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
@@ -48,43 +38,18 @@ import io.restassured.response.Response;
  * values need not be large.
  */
 @QuarkusTest
-@WithTestResource(RedisResource.class)
-@TestProfile(LargeValuesApiTest.Profile.class)
+@TestProfile(HttpProfile.class)
 class LargeValuesApiTest {
 
-    static final String STREAM = "big";
-    static final String DLQ = "{big}:dlq";
-    static final String D = "/dlq/" + enc(DLQ);
-    static final Duration BOUND = Duration.ofSeconds(20);
-
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return TestConfig.withApiUsers().queue("big").attempts(1).and()
-                    .set("redrive.reads.value-bytes", "1000")
-                    .set("redrive.reads.entry-bytes", "4096")
-                    .set("redrive.reads.concurrent", "1").build();
-        }
-    }
-
     @Inject
-    RedisDataSource redis;
-
-    Streams streams;
-
-    @BeforeEach
-    void setUp() {
-        streams = new Streams(redis);
-        streams.awaitGroup(STREAM, "redrive");
-    }
+    @Own("big")
+    TestQueue big;
 
     String parkedJob(Map<String, ?> fields) {
         Map<String, Object> all = new LinkedHashMap<>();
         all.put("kind", "terminal");
         all.putAll(fields);
-        String id = streams.add(STREAM, all);
-        return Await.value("job " + id + " to be parked", BOUND,
-                () -> streams.parked(DLQ, id).map(StreamMessage::id).orElse(null));
+        return big.awaitParked(big.add(all));
     }
 
     static byte[] bytes(int n, char c) {
@@ -101,7 +66,7 @@ class LargeValuesApiTest {
         String accents = "x" + "é".repeat(2000);
         String id = parkedJob(Map.of("payload", bytes(300_000, 'a'), "blob", blob, "accents", accents));
 
-        as("viewer").get(D + "/entries/" + enc(id)).then().statusCode(200)
+        as("viewer").get(big.dlqPath() + "/entries/" + enc(id)).then().statusCode(200)
                 .body("fields.kind", equalTo("terminal"))
                 .body("fields.payload.truncated", equalTo(true))
                 .body("fields.payload.size", equalTo(300_000))
@@ -122,7 +87,7 @@ class LargeValuesApiTest {
             fields.put("part" + i, bytes(1000, 'p'));
         }
         String id = parkedJob(fields);
-        Response view = as("viewer").get(D + "/entries/" + enc(id));
+        Response view = as("viewer").get(big.dlqPath() + "/entries/" + enc(id));
         view.then().statusCode(200);
         Map<String, Object> shown = view.path("fields");
         int leftOut = view.path("fieldsLeftOut");
@@ -138,16 +103,16 @@ class LargeValuesApiTest {
         }
         String id = parkedJob(Map.of("payload", payload, "empty", ""));
 
-        Response raw = as("viewer").get(D + "/entries/" + enc(id) + "/fields/payload");
+        Response raw = as("viewer").get(big.dlqPath() + "/entries/" + enc(id) + "/fields/payload");
         raw.then().statusCode(200).contentType("application/octet-stream");
         assertArrayEquals(payload, raw.asByteArray(), "byte for byte, across thirteen 4096-byte slices");
-        assertArrayEquals(new byte[0], as("automation").get(D + "/entries/" + enc(id) + "/fields/empty")
+        assertArrayEquals(new byte[0], as("automation").get(big.dlqPath() + "/entries/" + enc(id) + "/fields/empty")
                 .then().statusCode(200).extract().asByteArray());
 
-        problem(as("viewer").get(D + "/entries/" + enc(id) + "/fields/nothing").then(), 404);
-        problem(as("viewer").get(D + "/entries/" + enc("1-0") + "/fields/payload").then(), 404);
-        problem(as("viewer").get(D + "/entries/not-an-id/fields/payload").then(), 400);
-        problem(io.restassured.RestAssured.given().urlEncodingEnabled(false).get(D + "/entries/" + enc(id) + "/fields/payload")
+        problem(as("viewer").get(big.dlqPath() + "/entries/" + enc(id) + "/fields/nothing").then(), 404);
+        problem(as("viewer").get(big.dlqPath() + "/entries/" + enc("1-0") + "/fields/payload").then(), 404);
+        problem(as("viewer").get(big.dlqPath() + "/entries/not-an-id/fields/payload").then(), 400);
+        problem(io.restassured.RestAssured.given().urlEncodingEnabled(false).get(big.dlqPath() + "/entries/" + enc(id) + "/fields/payload")
                 .then(), 401);
     }
 
@@ -161,7 +126,7 @@ class LargeValuesApiTest {
         String after = "";
         int pages = 0;
         do {
-            Response page = as("viewer").get(D + "/entries?order=oldest&count=500" + (after.isEmpty() ? "" : "&after=" + after));
+            Response page = as("viewer").get(big.dlqPath() + "/entries?order=oldest&count=500" + (after.isEmpty() ? "" : "&after=" + after));
             page.then().statusCode(200);
             List<Map<String, Object>> items = page.path("items");
             for (Map<String, Object> item : items) {
@@ -183,8 +148,8 @@ class LargeValuesApiTest {
     @Test
     void theAuditTrailShowsADiscardedPayloadCut() {
         String id = parkedJob(Map.of("payload", bytes(200_000, 'd')));
-        as("operator").delete(D + "/entries/" + enc(id) + "?reason=too-big").then().statusCode(200);
-        as("viewer").get(D + "/audit").then().statusCode(200)
+        as("operator").delete(big.dlqPath() + "/entries/" + enc(id) + "?reason=too-big").then().statusCode(200);
+        as("viewer").get(big.dlqPath() + "/audit").then().statusCode(200)
                 .body("items.find { it.fields['dlq-id'] == '" + id + "' }.fields['record:f:payload'].truncated", equalTo(true))
                 .body("items.find { it.fields['dlq-id'] == '" + id + "' }.fields['record:f:payload'].size", equalTo(200_000));
     }
@@ -194,14 +159,14 @@ class LargeValuesApiTest {
         List<String> discarded = new ArrayList<>();
         for (int i = 0; i < 12; i++) {
             String id = parkedJob(Map.of("payload", bytes(5_000, 'a')));
-            as("operator").delete(D + "/entries/" + enc(id) + "?reason=paging").then().statusCode(200);
+            as("operator").delete(big.dlqPath() + "/entries/" + enc(id) + "?reason=paging").then().statusCode(200);
             discarded.add(id);
         }
         Set<String> seen = new HashSet<>();
         String after = "";
         int pages = 0;
         do {
-            JsonPath page = as("viewer").get(D + "/audit?count=500" + (after.isEmpty() ? "" : "&after=" + enc(after)))
+            JsonPath page = as("viewer").get(big.dlqPath() + "/audit?count=500" + (after.isEmpty() ? "" : "&after=" + enc(after)))
                     .then().statusCode(200).extract().jsonPath();
             List<Map<String, Object>> items = page.getList("items");
             // 4096 bytes a page at most, and the entry that crossed it: each record here keeps ~1 KB.

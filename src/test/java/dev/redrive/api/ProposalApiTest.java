@@ -1,7 +1,7 @@
 package dev.redrive.api;
 
-import static dev.redrive.api.DeadLetterApiTest.as;
-import static dev.redrive.api.DeadLetterApiTest.problem;
+import static dev.redrive.testing.Api.as;
+import static dev.redrive.testing.Api.problem;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -19,17 +19,14 @@ import java.util.concurrent.Future;
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.redrive.testing.ApiProfile;
 import dev.redrive.testing.Await;
 import dev.redrive.testing.DeadLetterSeed;
-import dev.redrive.testing.RedisResource;
+import dev.redrive.testing.Own;
 import dev.redrive.testing.SettableClock;
-import dev.redrive.testing.Streams;
-import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.common.WithTestResource;
+import dev.redrive.testing.TestQueue;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
@@ -41,26 +38,15 @@ import io.restassured.response.Response;
  * never applied twice.
  */
 @QuarkusTest
-@WithTestResource(RedisResource.class)
 @TestProfile(ApiProfile.class)
 class ProposalApiTest {
 
-    static final String DLQ = RedriveApiTest.DLQ;
-    static final String D = RedriveApiTest.D;
-    static final Duration BOUND = Duration.ofSeconds(30);
-
     @Inject
-    RedisDataSource redis;
+    @Own("props")
+    TestQueue props;
 
     @Inject
     SettableClock clock;
-
-    Streams streams;
-
-    @BeforeEach
-    void setUp() {
-        streams = new Streams(redis);
-    }
 
     @AfterEach
     void realTime() {
@@ -71,20 +57,20 @@ class ProposalApiTest {
         return "{\"filter\": {\"origin\": \"" + origin + "\"}" + extra + "}";
     }
 
-    static JsonPath propose(String user, String body) {
-        return as(user).contentType("application/json").body(body).post(D + "/proposals").then().statusCode(201)
+    JsonPath propose(String user, String body) {
+        return as(user).contentType("application/json").body(body).post(props.dlqPath() + "/proposals").then().statusCode(201)
                 .body("state", equalTo("proposed")).extract().jsonPath();
     }
 
     long parkedFrom(String origin) {
-        return streams.all(DLQ).stream()
+        return props.deadLetters().stream()
                 .filter(m -> origin.equals(new String(m.payload().get("origin-stream"), StandardCharsets.UTF_8))).count();
     }
 
     @Test
     void aProposalMovesNothingUntilASecondOperatorApprovesItThenRunsExactlyAsProposed() {
-        DeadLetterSeed.parkMany(redis, DLQ, "{jobs}proposed", 30);
-        JsonPath p = propose("automation", body("{jobs}proposed", ", \"maxPerSecond\": 7, \"canary\": 0, "
+        DeadLetterSeed.parkMany(props.redis(), props.dlq(), "{props}proposed", 30);
+        JsonPath p = propose("automation", body("{props}proposed", ", \"maxPerSecond\": 7, \"canary\": 0, "
                 + "\"maxRefailRate\": 0.25, \"note\": \"provider fixed\""));
         String id = p.getString("id");
         assertEquals(30, p.getLong("matched"));
@@ -92,34 +78,34 @@ class ProposalApiTest {
         assertEquals("automation", p.getString("proposedBy"));
         assertNotNull(p.getString("expiresAt"));
         assertNull(p.getString("task"));
-        assertEquals(0, streams.all("{jobs}proposed").size(), "nothing moved on a proposal");
-        assertEquals(30, parkedFrom("{jobs}proposed"));
+        assertEquals(0, props.streams().all("{props}proposed").size(), "nothing moved on a proposal");
+        assertEquals(30, parkedFrom("{props}proposed"));
 
-        as("viewer").get(D + "/proposals/" + id).then().statusCode(200).body("state", equalTo("proposed"))
+        as("viewer").get(props.dlqPath() + "/proposals/" + id).then().statusCode(200).body("state", equalTo("proposed"))
                 .body("note", equalTo("provider fixed"));
-        as("viewer").get(D + "/proposals").then().statusCode(200).body("items[0].id", equalTo(id));
+        as("viewer").get(props.dlqPath() + "/proposals").then().statusCode(200).body("items[0].id", equalTo(id));
         // only an operator decides, and the proposer never
-        problem(as("viewer").post(D + "/proposals/" + id + "/approve").then(), 403);
-        problem(as("automation").post(D + "/proposals/" + id + "/approve").then(), 403);
-        assertEquals(0, streams.all("{jobs}proposed").size(), "nothing moved on a refused approval");
+        problem(as("viewer").post(props.dlqPath() + "/proposals/" + id + "/approve").then(), 403);
+        problem(as("automation").post(props.dlqPath() + "/proposals/" + id + "/approve").then(), 403);
+        assertEquals(0, props.streams().all("{props}proposed").size(), "nothing moved on a refused approval");
 
         JsonPath approved = as("operator").contentType("application/json").body("{\"note\": \"checked\"}")
-                .post(D + "/proposals/" + id + "/approve").then().statusCode(202).body("state", equalTo("approved"))
+                .post(props.dlqPath() + "/proposals/" + id + "/approve").then().statusCode(202).body("state", equalTo("approved"))
                 .body("decidedBy", equalTo("operator")).body("decisionNote", equalTo("checked")).extract().jsonPath();
         String task = approved.getString("task");
-        JsonPath status = as("viewer").get(D + "/redrives/" + task).then().statusCode(200).extract().jsonPath();
+        JsonPath status = as("viewer").get(props.dlqPath() + "/redrives/" + task).then().statusCode(200).extract().jsonPath();
         assertEquals(7, status.getInt("maxPerSecond"), "the pace as proposed");
         assertEquals(0.25, status.getDouble("maxRefailRate"), 0.0);
         assertEquals("operator", status.getString("createdBy"));
-        Await.until("the approved redrive to complete", BOUND,
-                () -> "completed".equals(as("viewer").get(D + "/redrives/" + task).jsonPath().getString("state")));
-        assertEquals(30, streams.all("{jobs}proposed").size());
-        assertEquals(0, parkedFrom("{jobs}proposed"));
+        Await.until("the approved redrive to complete",
+                () -> "completed".equals(as("viewer").get(props.dlqPath() + "/redrives/" + task).jsonPath().getString("state")));
+        assertEquals(30, props.streams().all("{props}proposed").size());
+        assertEquals(0, parkedFrom("{props}proposed"));
 
         // decided once
-        problem(as("approver").post(D + "/proposals/" + id + "/approve").then(), 409);
-        problem(as("approver").post(D + "/proposals/" + id + "/reject").then(), 409);
-        List<String> actions = streams.all(DLQ + ":audit").stream()
+        problem(as("approver").post(props.dlqPath() + "/proposals/" + id + "/approve").then(), 409);
+        problem(as("approver").post(props.dlqPath() + "/proposals/" + id + "/reject").then(), 409);
+        List<String> actions = props.streams().all(props.dlq() + ":audit").stream()
                 .filter(m -> id.equals(text(m.payload().get("proposal"))))
                 .map(m -> text(m.payload().get("action")) + " " + text(m.payload().get("actor"))).toList();
         assertEquals(List.of("proposal automation", "proposal-approve operator"), actions);
@@ -127,16 +113,16 @@ class ProposalApiTest {
 
     @Test
     void twoApproversAtOnceStartOneTask() throws Exception {
-        DeadLetterSeed.parkMany(redis, DLQ, "{jobs}approved", 20);
+        DeadLetterSeed.parkMany(props.redis(), props.dlq(), "{props}approved", 20);
         for (int round = 0; round < 5; round++) {
-            String id = propose("automation", body("{jobs}approved", ", \"maxPerSecond\": 0")).getString("id");
+            String id = propose("automation", body("{props}approved", ", \"maxPerSecond\": 0")).getString("id");
             ExecutorService pool = Executors.newFixedThreadPool(2);
             CountDownLatch go = new CountDownLatch(1);
             List<Future<Response>> answers = new ArrayList<>();
             for (String approver : List.of("operator", "approver")) {
                 answers.add(pool.submit(() -> {
                     go.await();
-                    return as(approver).post(D + "/proposals/" + id + "/approve");
+                    return as(approver).post(props.dlqPath() + "/proposals/" + id + "/approve");
                 }));
             }
             go.countDown();
@@ -147,54 +133,54 @@ class ProposalApiTest {
             pool.shutdown();
             codes.sort(null);
             assertEquals(List.of(202, 409), codes, "one approval wins, round " + round);
-            String task = as("viewer").get(D + "/proposals/" + id).jsonPath().getString("task");
-            Await.until("the task to finish", BOUND,
-                    () -> "completed".equals(as("viewer").get(D + "/redrives/" + task).jsonPath().getString("state")));
+            String task = as("viewer").get(props.dlqPath() + "/proposals/" + id).jsonPath().getString("task");
+            Await.until("the task to finish",
+                    () -> "completed".equals(as("viewer").get(props.dlqPath() + "/redrives/" + task).jsonPath().getString("state")));
         }
         // the first round moved all 20; each later one found none left: never applied twice
-        assertEquals(20, streams.all("{jobs}approved").size());
+        assertEquals(20, props.streams().all("{props}approved").size());
     }
 
     @Test
     void aProposalExpiresAfterItsTtlAndCanThenBeDecidedNoMore() {
-        String id = propose("operator", body("{jobs}nothing-here", "")).getString("id");
-        assertEquals(0, as("viewer").get(D + "/proposals/" + id).jsonPath().getLong("matched"));
+        String id = propose("operator", body("{props}nothing-here", "")).getString("id");
+        assertEquals(0, as("viewer").get(props.dlqPath() + "/proposals/" + id).jsonPath().getLong("matched"));
         clock.advance(Duration.ofHours(24).plusSeconds(1));
-        as("viewer").get(D + "/proposals/" + id).then().statusCode(200).body("state", equalTo("expired"));
-        problem(as("approver").post(D + "/proposals/" + id + "/approve").then(), 409);
-        problem(as("approver").post(D + "/proposals/" + id + "/reject").then(), 409);
+        as("viewer").get(props.dlqPath() + "/proposals/" + id).then().statusCode(200).body("state", equalTo("expired"));
+        problem(as("approver").post(props.dlqPath() + "/proposals/" + id + "/approve").then(), 409);
+        problem(as("approver").post(props.dlqPath() + "/proposals/" + id + "/reject").then(), 409);
     }
 
     @Test
     void theCanaryIsCarriedIntoTheApprovedTask() {
-        String id = propose("operator", body("{jobs}nothing-here", ", \"canary\": 2, \"maxPerSecond\": 3")).getString("id");
-        String task = as("approver").post(D + "/proposals/" + id + "/approve").then().statusCode(202).extract()
+        String id = propose("operator", body("{props}nothing-here", ", \"canary\": 2, \"maxPerSecond\": 3")).getString("id");
+        String task = as("approver").post(props.dlqPath() + "/proposals/" + id + "/approve").then().statusCode(202).extract()
                 .path("task");
-        JsonPath status = as("viewer").get(D + "/redrives/" + task).then().statusCode(200).extract().jsonPath();
+        JsonPath status = as("viewer").get(props.dlqPath() + "/redrives/" + task).then().statusCode(200).extract().jsonPath();
         assertEquals(2, status.getInt("canary"));
         assertEquals(3, status.getInt("maxPerSecond"));
-        Await.until("the empty redrive to end", BOUND,
-                () -> "completed".equals(as("viewer").get(D + "/redrives/" + task).jsonPath().getString("state")));
+        Await.until("the empty redrive to end",
+                () -> "completed".equals(as("viewer").get(props.dlqPath() + "/redrives/" + task).jsonPath().getString("state")));
     }
 
     @Test
     void aRejectedProposalMovesNothingAndIsDecided() {
-        String id = propose("operator", body("{jobs}nothing-here", "")).getString("id");
-        problem(as("operator").post(D + "/proposals/" + id + "/reject").then(), 403);
+        String id = propose("operator", body("{props}nothing-here", "")).getString("id");
+        problem(as("operator").post(props.dlqPath() + "/proposals/" + id + "/reject").then(), 403);
         as("approver").contentType("application/json").body("{\"note\": \"not yet\"}")
-                .post(D + "/proposals/" + id + "/reject").then().statusCode(200).body("state", equalTo("rejected"))
+                .post(props.dlqPath() + "/proposals/" + id + "/reject").then().statusCode(200).body("state", equalTo("rejected"))
                 .body("decidedBy", equalTo("approver"));
-        problem(as("operator").post(D + "/proposals/" + id + "/approve").then(), 409);
+        problem(as("operator").post(props.dlqPath() + "/proposals/" + id + "/approve").then(), 409);
     }
 
     @Test
     void aBadProposalIsRefusedWhole() {
-        problem(as("viewer").contentType("application/json").body("{}").post(D + "/proposals").then(), 403);
-        problem(as("operator").contentType("application/json").body("{\"dryRun\": true}").post(D + "/proposals").then(), 400);
+        problem(as("viewer").contentType("application/json").body("{}").post(props.dlqPath() + "/proposals").then(), 403);
+        problem(as("operator").contentType("application/json").body("{\"dryRun\": true}").post(props.dlqPath() + "/proposals").then(), 400);
         problem(as("operator").contentType("application/json").body("{\"filter\": {\"origin\": null}}")
-                .post(D + "/proposals").then(), 400);
-        problem(as("viewer").get(D + "/proposals/not-an-id").then(), 400);
-        problem(as("viewer").get(D + "/proposals/00000000-0000-0000-0000-000000000000").then(), 404);
+                .post(props.dlqPath() + "/proposals").then(), 400);
+        problem(as("viewer").get(props.dlqPath() + "/proposals/not-an-id").then(), 400);
+        problem(as("viewer").get(props.dlqPath() + "/proposals/00000000-0000-0000-0000-000000000000").then(), 404);
     }
 
     static String text(byte[] value) {

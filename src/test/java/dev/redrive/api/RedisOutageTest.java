@@ -1,14 +1,13 @@
 package dev.redrive.api;
 
-import static dev.redrive.api.DeadLetterApiTest.as;
-import static dev.redrive.api.DeadLetterApiTest.problem;
+import static dev.redrive.testing.Api.as;
+import static dev.redrive.testing.Api.problem;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,12 +25,12 @@ import org.junit.jupiter.api.Test;
 import dev.redrive.deadletter.RecordField;
 import dev.redrive.testing.Await;
 import dev.redrive.testing.DeadLetterSeed;
-import dev.redrive.testing.StallableRedisResource;
-import dev.redrive.testing.TestConfig;
+import dev.redrive.testing.OutageProfile;
+import dev.redrive.testing.Own;
+import dev.redrive.testing.RedisResource;
+import dev.redrive.testing.TestQueue;
 import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.config.HttpClientConfig;
 import io.restassured.config.RestAssuredConfig;
@@ -44,28 +43,17 @@ import io.restassured.specification.RequestSpecification;
  * says so within a second, and everything answers again once Redis is back.
  */
 @QuarkusTest
-@WithTestResource(StallableRedisResource.class)
-@TestProfile(RedisOutageTest.Profile.class)
+@TestProfile(OutageProfile.class)
 class RedisOutageTest {
 
-    static final String D = DeadLetterApiTest.D;
-    static final String DLQ = DeadLetterApiTest.DLQ;
     /** Far above the 2s Redis limit of the profile: a request that gets here hung. */
     static final int CEILING_MS = 15_000;
     /** Kubernetes' readiness probe gives up after 3s (deploy/); readiness must answer well before. */
     static final int PROBE_CEILING_MS = 3_000;
 
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return TestConfig.withApiUsers().queue("jobs").and()
-                    .set("redrive.replay.allowed-streams", "{jobs}back")
-                    .set("redrive.redis-timeout", "2s")
-                    // Enough reads in flight that a freeze makes the pool grow (the read limit would answer 503 busy first).
-                    .set("redrive.reads.concurrent", "32")
-                    .set("redrive.consumer-name", "outage-worker").build();
-        }
-    }
+    @Inject
+    @Own("jobs")
+    TestQueue jobs;
 
     @Inject
     RedisDataSource redis;
@@ -74,9 +62,9 @@ class RedisOutageTest {
 
     @BeforeEach
     void park() {
-        parked = DeadLetterSeed.from("{jobs}back", "1-0").with(RecordField.JOB, "outage")
+        parked = DeadLetterSeed.from(OutageProfile.TARGET, "1-0").with(RecordField.JOB, "outage")
                 .with(RecordField.FINGERPRINT, "ffffffffffff").with(RecordField.DEAD_AT, "2026-01-01T00:00:00Z")
-                .snapshot("payload", "x").park(redis, DLQ);
+                .snapshot("payload", "x").park(jobs.redis(), jobs.dlq());
     }
 
     static RequestSpecification bounded(RequestSpecification r, int ceilingMs) {
@@ -96,14 +84,14 @@ class RedisOutageTest {
     void everyCallAnswers503() {
         Map<String, Function<RequestSpecification, ValidatableResponse>> calls = Map.of(
                 "summary", r -> r.get("/dlq").then(),
-                "listing", r -> r.get(D + "/entries").then(),
-                "entry", r -> r.get(D + "/entries/" + parked).then(),
-                "value", r -> r.get(D + "/entries/" + parked + "/fields/payload").then(),
-                "audit", r -> r.get(D + "/audit").then(),
-                "replay", r -> r.post(D + "/entries/1-1/replay").then(),
-                "discard", r -> r.delete(D + "/entries/1-1?reason=outage").then(),
-                "redrive", r -> r.contentType("application/json").body("{\"dryRun\": true}").post(D + "/redrives").then(),
-                "redrive status", r -> r.get(D + "/redrives/0c1d6b0e-6c57-4a3c-9b43-0d6f5c2a0f11").then());
+                "listing", r -> r.get(jobs.dlqPath() + "/entries").then(),
+                "entry", r -> r.get(jobs.dlqPath() + "/entries/" + parked).then(),
+                "value", r -> r.get(jobs.dlqPath() + "/entries/" + parked + "/fields/payload").then(),
+                "audit", r -> r.get(jobs.dlqPath() + "/audit").then(),
+                "replay", r -> r.post(jobs.dlqPath() + "/entries/1-1/replay").then(),
+                "discard", r -> r.delete(jobs.dlqPath() + "/entries/1-1?reason=outage").then(),
+                "redrive", r -> r.contentType("application/json").body("{\"dryRun\": true}").post(jobs.dlqPath() + "/redrives").then(),
+                "redrive status", r -> r.get(jobs.dlqPath() + "/redrives/0c1d6b0e-6c57-4a3c-9b43-0d6f5c2a0f11").then());
         calls.forEach((name, call) -> unavailable(call.apply(bounded(as("operator"), CEILING_MS))));
     }
 
@@ -113,24 +101,24 @@ class RedisOutageTest {
     }
 
     void awaitRecovery() {
-        Await.until("readiness to be UP again", Duration.ofSeconds(30), () -> {
+        Await.until("readiness to be UP again", () -> {
             try {
                 return readiness().extract().statusCode() == 200;
             } catch (RuntimeException stillDown) {
                 return false;
             }
         });
-        as("viewer").get(D + "/entries/" + parked).then().statusCode(200);
+        as("viewer").get(jobs.dlqPath() + "/entries/" + parked).then().statusCode(200);
     }
 
     @Test
     void aFrozenRedisGets503sAndADownReadinessNotAHang() {
-        StallableRedisResource.server().pause();
+        RedisResource.server().pause();
         try {
             everyCallAnswers503();
             readiness().statusCode(503);
         } finally {
-            StallableRedisResource.server().resume();
+            RedisResource.server().resume();
         }
         awaitRecovery();
     }
@@ -145,15 +133,15 @@ class RedisOutageTest {
     void afterAFreezeThePoolGivesBackTheConnectionsItGrewTo() throws Exception {
         // What the service holds when it has settled: the pool and its one blocked read, which it
         // opens a moment after start-up (a count taken before it would leave no room for it).
-        Await.until("the queue's blocked read", Duration.ofSeconds(30),
+        Await.until("the queue's blocked read",
                 () -> redis.execute("CLIENT", "LIST").toString().contains("flags=b"));
         long before = connectedClients();
-        StallableRedisResource.server().pause();
+        RedisResource.server().pause();
         ExecutorService callers = Executors.newFixedThreadPool(30);
         try {
             List<Future<Integer>> answers = new ArrayList<>();
             for (int i = 0; i < 30; i++) {
-                answers.add(callers.submit(() -> bounded(as("viewer"), CEILING_MS).get(D + "/entries/" + parked)
+                answers.add(callers.submit(() -> bounded(as("viewer"), CEILING_MS).get(jobs.dlqPath() + "/entries/" + parked)
                         .then().extract().statusCode()));
             }
             for (Future<Integer> answer : answers) {
@@ -161,13 +149,13 @@ class RedisOutageTest {
             }
         } finally {
             callers.shutdownNow();
-            StallableRedisResource.server().resume();
+            RedisResource.server().resume();
         }
         long grown = connectedClients();
         assertTrue(grown >= before + 10, "the pool grew during the freeze: " + before + " -> " + grown);
-        // Within the recycle timeout (30s) and a cleaner round, not the client's default 3 minutes.
+        // Within the recycle timeout and a cleaner round (OutageProfile shortens both), not the client's default 3 minutes.
         try {
-            Await.until("the pool to shrink back from " + grown + " connections", Duration.ofSeconds(100),
+            Await.until("the pool to shrink back from " + grown + " connections",
                     () -> connectedClients() <= before + 2);
         } catch (AssertionError e) {
             // Which connections stayed, and what each last did, is what a failure needs to be read.
@@ -181,27 +169,27 @@ class RedisOutageTest {
         redis.execute("CONFIG", "SET", "maxmemory-policy", "noeviction");
         redis.execute("CONFIG", "SET", "maxmemory", "1");
         try {
-            unavailable(as("operator").post(D + "/entries/" + parked + "/replay").then());
-            unavailable(as("operator").delete(D + "/entries/" + parked + "?reason=full").then());
+            unavailable(as("operator").post(jobs.dlqPath() + "/entries/" + parked + "/replay").then());
+            unavailable(as("operator").delete(jobs.dlqPath() + "/entries/" + parked + "?reason=full").then());
             unavailable(as("operator").contentType("application/json").body("{\"dryRun\": true}")
-                    .post(D + "/redrives").then());
+                    .post(jobs.dlqPath() + "/redrives").then());
         } finally {
             redis.execute("CONFIG", "SET", "maxmemory", "0");
         }
-        as("viewer").get(D + "/entries/" + parked).then().statusCode(200);
-        assertEquals(0, redis.stream(String.class).xlen("{jobs}back"), "nothing was replayed");
+        as("viewer").get(jobs.dlqPath() + "/entries/" + parked).then().statusCode(200);
+        assertEquals(0, redis.stream(String.class).xlen(OutageProfile.TARGET), "nothing was replayed");
     }
 
     @Test
     void aStoppedRedisGets503s() {
-        StallableRedisResource.server().kill();
+        RedisResource.server().kill();
         try {
             everyCallAnswers503();
             readiness().statusCode(503);
         } finally {
-            StallableRedisResource.restart();
+            RedisResource.restart();
         }
-        Await.until("readiness to be UP again", Duration.ofSeconds(30), () -> {
+        Await.until("readiness to be UP again", () -> {
             try {
                 return readiness().extract().statusCode() == 200;
             } catch (RuntimeException stillDown) {
@@ -211,7 +199,7 @@ class RedisOutageTest {
         // The Redis that came back has no data: the queue's group is gone with the stream. A job
         // added now is read all the same (the worker creates its group again), not left unread.
         String job = redis.execute("XADD", "jobs", "*", "payload", "after the restart").toString();
-        Await.until("the job added after the restart to be read and settled", Duration.ofSeconds(30), () -> {
+        Await.until("the job added after the restart to be read and settled", () -> {
             for (var group : redis.execute("XINFO", "GROUPS", "jobs")) {
                 Map<String, String> fields = new java.util.HashMap<>();
                 for (int i = 0; i + 1 < group.size(); i += 2) {

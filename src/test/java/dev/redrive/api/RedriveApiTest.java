@@ -1,15 +1,14 @@
 package dev.redrive.api;
 
-import static dev.redrive.api.DeadLetterApiTest.as;
-import static dev.redrive.api.DeadLetterApiTest.enc;
-import static dev.redrive.api.DeadLetterApiTest.problem;
+import static dev.redrive.testing.Api.as;
+import static dev.redrive.testing.Api.enc;
+import static dev.redrive.testing.Api.problem;
+import static dev.redrive.testing.Streams.text;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -22,11 +21,9 @@ import java.util.concurrent.Future;
 
 import jakarta.inject.Inject;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.redrive.deadletter.RecordField;
-import dev.redrive.deadletter.StatsField;
 import dev.redrive.redis.LuaScripts;
 import dev.redrive.redis.RedisKeys;
 import dev.redrive.redrive.RedriveRunner;
@@ -34,11 +31,10 @@ import dev.redrive.redrive.RunnerLifecycle;
 import dev.redrive.testing.ApiProfile;
 import dev.redrive.testing.Await;
 import dev.redrive.testing.DeadLetterSeed;
-import dev.redrive.testing.RedisResource;
-import dev.redrive.testing.Streams;
+import dev.redrive.testing.Own;
+import dev.redrive.testing.TestQueue;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
@@ -46,14 +42,12 @@ import io.restassured.response.ValidatableResponse;
 
 /** Bulk redrives on a real redis-server: pace, cancel, restart, canary, dry run; nothing moves twice. */
 @QuarkusTest
-@WithTestResource(RedisResource.class)
 @TestProfile(ApiProfile.class)
 class RedriveApiTest {
 
-    static final String STREAM = "jobs";
-    static final String DLQ = "{jobs}:dlq";
-    static final String D = DeadLetterApiTest.D;
-    static final Duration BOUND = Duration.ofSeconds(30);
+    @Inject
+    @Own("jobs")
+    TestQueue jobs;
 
     @Inject
     RedisDataSource redis;
@@ -64,40 +58,33 @@ class RedriveApiTest {
     @Inject
     LuaScripts scripts;
 
-    Streams streams;
-
-    @BeforeEach
-    void setUp() {
-        streams = new Streams(redis);
-    }
-
     void seed(String origin, int n) {
-        DeadLetterSeed.parkMany(redis, DLQ, origin, n);
+        DeadLetterSeed.parkMany(redis, jobs.dlq(), origin, n);
     }
 
     String start(String body) {
-        return as("operator").contentType("application/json").body(body).post(D + "/redrives")
+        return as("operator").contentType("application/json").body(body).post(jobs.dlqPath() + "/redrives")
                 .then().statusCode(202).extract().path("id");
     }
 
     JsonPath status(String task) {
-        return as("viewer").get(D + "/redrives/" + task).then().statusCode(200).extract().jsonPath();
+        return as("viewer").get(jobs.dlqPath() + "/redrives/" + task).then().statusCode(200).extract().jsonPath();
     }
 
     JsonPath awaitState(String task, String state) {
-        return Await.value("redrive " + task + " to be " + state, BOUND, () -> {
+        return Await.value("redrive " + task + " to be " + state, () -> {
             JsonPath s = status(task);
             return state.equals(s.getString("state")) ? s : null;
         });
     }
 
     long parkedFrom(String origin) {
-        return streams.all(DLQ).stream().filter(m -> origin.equals(text(m.payload().get("origin-stream")))).count();
+        return jobs.deadLetters().stream().filter(m -> origin.equals(text(m.payload().get("origin-stream")))).count();
     }
 
     /** Every job in the stream came from a different dead letter: none was moved twice. */
     void noneTwice(String stream, int expected) {
-        List<StreamMessage<String, String, byte[]>> all = streams.all(stream);
+        List<StreamMessage<String, String, byte[]>> all = jobs.streams().all(stream);
         Set<String> sources = new HashSet<>();
         all.forEach(m -> sources.add(text(m.payload().get("replay-of"))));
         assertEquals(expected, all.size(), "jobs in " + stream);
@@ -116,13 +103,13 @@ class RedriveApiTest {
         assertEquals(0, parkedFrom("{jobs}pace"));
         // At 1500/s a step moves a twentieth of a second's worth, 75, one step at a time; when each
         // step starts is Pace's arithmetic (PaceTest), not something a shared CI box can time.
-        List<String> steps = streams.all("{jobs}:dlq:audit").stream()
+        List<String> steps = jobs.streams().all(jobs.dlq() + ":audit").stream()
                 .filter(m -> "redrive-moves".equals(text(m.payload().get("action"))))
                 .filter(m -> task.equals(text(m.payload().get("task")))).map(m -> text(m.payload().get("count"))).toList();
         List<String> expected = new ArrayList<>(java.util.Collections.nCopies(133, "75"));
         expected.add("25");
         assertEquals(expected, steps);
-        as("viewer").get("/dlq").then().body("find { it.name == '" + DLQ + "' }.byOrigin['{jobs}pace']", equalTo(null));
+        as("viewer").get("/dlq").then().body("find { it.name == '" + jobs.dlq() + "' }.byOrigin['{jobs}pace']", equalTo(null));
     }
 
     @Test
@@ -140,23 +127,23 @@ class RedriveApiTest {
     void cancelStopsTheTaskAndWhatMovedStaysMovedOnce() {
         seed("{jobs}cancel", 3000);
         String task = start("{\"filter\": {\"origin\": \"{jobs}cancel\"}, \"maxPerSecond\": 1000}");
-        Await.until("some entries to move", BOUND, () -> status(task).getLong("moved") >= 300);
-        as("operator").delete(D + "/redrives/" + task).then().statusCode(200).body("state", equalTo("cancelled"));
-        Await.until("the runner to stop", BOUND, () -> !RunnerLifecycle.runsHere(runner, DLQ, task));
+        Await.until("some entries to move", () -> status(task).getLong("moved") >= 300);
+        as("operator").delete(jobs.dlqPath() + "/redrives/" + task).then().statusCode(200).body("state", equalTo("cancelled"));
+        Await.until("the runner to stop", () -> !RunnerLifecycle.runsHere(runner, jobs.dlq(), task));
         long moved = status(task).getLong("moved");
         assertTrue(moved < 3000, "stopped mid-way at " + moved);
         noneTwice("{jobs}cancel", (int) moved);
         assertEquals(3000 - moved, parkedFrom("{jobs}cancel"));
-        problem(as("operator").delete(D + "/redrives/" + task).then(), 409);
+        problem(as("operator").delete(jobs.dlqPath() + "/redrives/" + task).then(), 409);
     }
 
     @Test
     void restartResumesFromTheCursorAndMovesNothingTwice() {
         seed("{jobs}restart", 3000);
         String task = start("{\"filter\": {\"origin\": \"{jobs}restart\"}, \"maxPerSecond\": 1500}");
-        Await.until("some entries to move", BOUND, () -> status(task).getLong("moved") >= 300);
+        Await.until("some entries to move", () -> status(task).getLong("moved") >= 300);
         RunnerLifecycle.shutDown(runner); // runs stop, leases are given up, the task stays unfinished
-        Await.until("the runner to stop", BOUND, () -> !RunnerLifecycle.runsHere(runner, DLQ, task));
+        Await.until("the runner to stop", () -> !RunnerLifecycle.runsHere(runner, jobs.dlq(), task));
         assertEquals("running", status(task).getString("state"), "unfinished, not lost");
         // A live replica takes the task over by itself every lease period; start-up does the same at once.
         RunnerLifecycle.takeOverAbandoned(runner);
@@ -169,9 +156,9 @@ class RedriveApiTest {
     @Test
     void canaryWhoseJobsAllFailAgainAbortsTheRest() {
         for (int i = 0; i < 10; i++) {
-            streams.add(STREAM, Map.of("kind", "terminal", "job", "canary-job", "n", i));
+            jobs.add(Map.of("kind", "terminal", "job", "canary-job", "n", i));
         }
-        Await.until("10 jobs parked", BOUND, () -> jobsNamed("canary-job") == 10);
+        Await.until("10 jobs parked", () -> jobsNamed("canary-job") == 10);
         String task = start("{\"filter\": {\"origin\": \"jobs\", \"job\": \"canary-job\"}, \"maxPerSecond\": 100,"
                 + " \"canary\": 3, \"maxRefailRate\": 0.5}");
         JsonPath aborted = awaitState(task, "aborted");
@@ -179,7 +166,7 @@ class RedriveApiTest {
         assertEquals(3, aborted.getLong("failed"));
         assertTrue(aborted.getString("detail").contains("3 of 3"), aborted.getString("detail"));
         assertEquals(10, jobsNamed("canary-job"), "7 never moved, 3 parked again");
-        assertEquals(3, streams.all(DLQ).stream().filter(m -> "canary-job".equals(text(m.payload().get("job"))))
+        assertEquals(3, jobs.deadLetters().stream().filter(m -> "canary-job".equals(text(m.payload().get("job"))))
                 .filter(m -> "1".equals(text(m.payload().get("replays")))).count());
     }
 
@@ -191,7 +178,7 @@ class RedriveApiTest {
         assertEquals(50, done.getLong("matched"));
         assertEquals(0, done.getLong("moved"));
         assertEquals(50, parkedFrom("{jobs}dry"));
-        assertEquals(0, streams.all("{jobs}dry").size());
+        assertEquals(0, jobs.streams().all("{jobs}dry").size());
     }
 
     @Test
@@ -202,7 +189,7 @@ class RedriveApiTest {
                     + ", \"canary\": 5}");
             JsonPath done = awaitState(task, "completed");
             assertEquals(5, done.getLong("canaryMoved"), "canary at " + pace + "/s");
-            assertEquals(5, redis.list(String.class).llen(RedisKeys.redriveCanary(DLQ, task)), "canary jobs at " + pace + "/s");
+            assertEquals(5, redis.list(String.class).llen(RedisKeys.redriveCanary(jobs.dlq(), task)), "canary jobs at " + pace + "/s");
             assertEquals(12, done.getLong("moved"));
         }
         noneTwice("{jobs}canary", 24);
@@ -225,7 +212,7 @@ class RedriveApiTest {
         for (int i = 0; i < 2; i++) {
             posts.add(pool.submit(() -> {
                 go.await();
-                return as("operator").contentType("application/json").body(body).post(D + "/redrives");
+                return as("operator").contentType("application/json").body(body).post(jobs.dlqPath() + "/redrives");
             }));
         }
         go.countDown();
@@ -246,10 +233,10 @@ class RedriveApiTest {
         // A dry run moves nothing, so it may count beside the running task.
         JsonPath dry = awaitState(start("{\"filter\": {\"origin\": \"{jobs}overlap\"}, \"dryRun\": true}"), "completed");
         assertEquals(0, dry.getLong("moved"));
-        problem(as("operator").contentType("application/json").body(body).post(D + "/redrives").then(), 409);
+        problem(as("operator").contentType("application/json").body(body).post(jobs.dlqPath() + "/redrives").then(), 409);
 
-        as("operator").delete(D + "/redrives/" + running).then().statusCode(200);
-        Await.until("the runner to stop", BOUND, () -> !RunnerLifecycle.runsHere(runner, DLQ, running));
+        as("operator").delete(jobs.dlqPath() + "/redrives/" + running).then().statusCode(200);
+        Await.until("the runner to stop", () -> !RunnerLifecycle.runsHere(runner, jobs.dlq(), running));
         long first = status(running).getLong("moved");
         // A cancelled task blocks nothing: the next one moves the rest, and reports exactly that.
         JsonPath rest = awaitState(start("{\"filter\": {\"origin\": \"{jobs}overlap\"}, \"maxPerSecond\": 0}"),
@@ -292,7 +279,7 @@ class RedriveApiTest {
                 RedisKeys.redriveTasks(dlq));
         List<String> args = List.of(seen, id, "1", "0", "id", id, "state", "counting");
         List<String> reply = new ArrayList<>();
-        scripts.run(LuaScripts.Script.REDRIVE_START, keys, args).await().atMost(BOUND).forEach(r -> reply.add(r.toString()));
+        scripts.run(LuaScripts.Script.REDRIVE_START, keys, args).await().atMost(Await.BOUND).forEach(r -> reply.add(r.toString()));
         return reply;
     }
 
@@ -302,7 +289,7 @@ class RedriveApiTest {
                 .with(RecordField.FAILURE, failure).with(RecordField.FINGERPRINT, fingerprint)
                 .with(RecordField.DEAD_AT, deadAt);
         return (failure.equals("missing") ? record.snapshotMissing() : record.snapshot("payload", job + " " + deadAt))
-                .park(redis, DLQ);
+                .park(redis, jobs.dlq());
     }
 
     /** Every entry a listing with this query finds, following its cursor to the end. */
@@ -310,7 +297,7 @@ class RedriveApiTest {
         List<String> ids = new ArrayList<>();
         String after = null;
         do {
-            JsonPath page = as("viewer").get(D + "/entries?order=oldest&count=500&" + query
+            JsonPath page = as("viewer").get(jobs.dlqPath() + "/entries?order=oldest&count=500&" + query
                     + (after == null ? "" : "&after=" + after)).then().statusCode(200).extract().jsonPath();
             ids.addAll(page.getList("items.id", String.class));
             after = page.getString("next");
@@ -339,7 +326,7 @@ class RedriveApiTest {
         assertEquals(List.of(micro), listed("fingerprint=dddddddddddd"));
         assertEquals(List.of(otherJob), listed("job=pick-other&failure=exhausted&fingerprint=cccccccccccc"));
 
-        long all = redis.stream(String.class).xlen(DLQ);
+        long all = redis.stream(String.class).xlen(jobs.dlq());
         assertEquals(all, dryRunMatches("{}"), "an empty filter counts the stream without reading it");
         assertEquals(7, dryRunMatches("{\"job\": \"pick\"}"));
         assertEquals(1, dryRunMatches("{\"job\": \"pick\", \"origin\": \"{jobs}elsewhere\"}"));
@@ -354,13 +341,13 @@ class RedriveApiTest {
         JsonPath done = awaitState(task, "completed");
         assertEquals(2, done.getLong("moved"), "from and micro");
         assertEquals(2, done.getLong("skipped"), "elsewhere (not writable) and trimmed (no snapshot)");
-        List<StreamMessage<String, String, byte[]>> back = streams.all("{jobs}pick");
-        assertEquals(List.of(DLQ + "/" + from, DLQ + "/" + micro),
+        List<StreamMessage<String, String, byte[]>> back = jobs.streams().all("{jobs}pick");
+        assertEquals(List.of(jobs.dlq() + "/" + from, jobs.dlq() + "/" + micro),
                 back.stream().map(m -> text(m.payload().get("replay-of"))).toList());
         assertEquals(List.of(before, elsewhere, to, garbled, trimmed), listed("job=pick"));
 
         // Every move is audited with who started the task: one record for the step, a line per move.
-        List<StreamMessage<String, String, byte[]>> audited = streams.all("{jobs}:dlq:audit").stream()
+        List<StreamMessage<String, String, byte[]>> audited = jobs.streams().all(jobs.dlq() + ":audit").stream()
                 .filter(m -> "redrive-moves".equals(text(m.payload().get("action"))))
                 .filter(m -> task.equals(text(m.payload().get("task")))).toList();
         assertEquals(1, audited.size());
@@ -375,19 +362,19 @@ class RedriveApiTest {
     void recordsThatCantBeSentBackAreRefusedOrSkippedBeforeAnythingIsWritten() {
         String good = park("{jobs}odd", "odd", "exhausted", "eeeeeeeeeeee", "2026-01-01T00:00:00Z");
         // Not records redrive wrote: no origin-id, and a packed snapshot that does not decode.
-        String noOriginId = redis.execute("XADD", DLQ, "*", "origin-stream", "{jobs}odd", "job", "odd", "failure",
+        String noOriginId = redis.execute("XADD", jobs.dlq(), "*", "origin-stream", "{jobs}odd", "job", "odd", "failure",
                 "exhausted", "fingerprint", "eeeeeeeeeeee", "dead-at", "2026-01-01T00:00:00Z", "f:payload", "x").toString();
-        String corrupt = redis.execute("XADD", DLQ, "*", "origin-stream", "{jobs}odd", "origin-id", "2-0", "job", "odd",
+        String corrupt = redis.execute("XADD", jobs.dlq(), "*", "origin-stream", "{jobs}odd", "origin-id", "2-0", "job", "odd",
                 "failure", "exhausted", "fingerprint", "eeeeeeeeeeee", "dead-at", "2026-01-01T00:00:00Z", "snapshot",
                 "packed", "snapshot-packed", "99:not a packed value").toString();
         String good2 = park("{jobs}odd", "odd", "exhausted", "eeeeeeeeeeee", "2026-01-01T00:00:00Z");
 
         for (String id : List.of(noOriginId, corrupt)) {
-            ValidatableResponse refused = as("operator").post(D + "/entries/" + id + "/replay").then();
+            ValidatableResponse refused = as("operator").post(jobs.dlqPath() + "/entries/" + id + "/replay").then();
             problem(refused, 409);
             refused.body("type", equalTo("/problems/no-snapshot"));
         }
-        assertEquals(0, streams.all("{jobs}odd").size(), "a refused replay writes nothing");
+        assertEquals(0, jobs.streams().all("{jobs}odd").size(), "a refused replay writes nothing");
 
         // In one step with good entries before and after them: skipped, and the step still ends
         // (an error half way through it used to repeat its earlier moves on every retry).
@@ -396,8 +383,8 @@ class RedriveApiTest {
         assertEquals(2, done.getLong("moved"));
         assertEquals(2, done.getLong("skipped"));
         noneTwice("{jobs}odd", 2);
-        assertEquals(List.of(DLQ + "/" + good, DLQ + "/" + good2),
-                streams.all("{jobs}odd").stream().map(m -> text(m.payload().get("replay-of"))).toList());
+        assertEquals(List.of(jobs.dlq() + "/" + good, jobs.dlq() + "/" + good2),
+                jobs.streams().all("{jobs}odd").stream().map(m -> text(m.payload().get("replay-of"))).toList());
         assertEquals(List.of(noOriginId, corrupt), listed("job=odd"));
     }
 
@@ -436,7 +423,7 @@ class RedriveApiTest {
     @Test
     void aTaskThatCanNotMakeProgressIsAbortedWithTheReason() {
         seed("{jobs}stuck", 1);
-        String stats = DLQ + ":stats";
+        String stats = jobs.dlq() + ":stats";
         Map<String, String> counters = redis.hash(String.class).hgetall(stats);
         redis.execute("DEL", stats);
         redis.execute("SET", stats, "a string");
@@ -457,34 +444,31 @@ class RedriveApiTest {
 
     @Test
     void automationMayReplayWhenSwitchedOnButNeverRedrive() {
-        streams.add(STREAM, Map.of("kind", "terminal", "job", "auto"));
-        String dlqId = Await.value("the job to be parked", BOUND, () -> streams.all(DLQ).stream()
+        jobs.add(Map.of("kind", "terminal", "job", "auto"));
+        String dlqId = Await.value("the job to be parked", () -> jobs.deadLetters().stream()
                 .filter(m -> "auto".equals(text(m.payload().get("job")))).map(StreamMessage::id).findFirst().orElse(null));
-        as("automation").post(D + "/entries/" + dlqId + "/replay").then().statusCode(201);
-        problem(as("automation").contentType("application/json").body("{\"dryRun\":true}").post(D + "/redrives").then(), 403);
+        as("automation").post(jobs.dlqPath() + "/entries/" + dlqId + "/replay").then().statusCode(201);
+        problem(as("automation").contentType("application/json").body("{\"dryRun\":true}").post(jobs.dlqPath() + "/redrives").then(), 403);
     }
 
     @Test
     void badRedriveRequestsAnswerProblems() {
-        problem(as("operator").contentType("application/json").body("{oops").post(D + "/redrives").then(), 400);
-        problem(as("operator").post(D + "/redrives").then(), 400);
-        problem(as("operator").contentType("application/json").body("{\"maxPerSecond\": -1}").post(D + "/redrives").then(), 400);
+        problem(as("operator").contentType("application/json").body("{oops").post(jobs.dlqPath() + "/redrives").then(), 400);
+        problem(as("operator").post(jobs.dlqPath() + "/redrives").then(), 400);
+        problem(as("operator").contentType("application/json").body("{\"maxPerSecond\": -1}").post(jobs.dlqPath() + "/redrives").then(), 400);
         problem(as("operator").contentType("application/json").body("{\"filter\": {\"failure\": \"bogus\"}}")
-                .post(D + "/redrives").then(), 400);
+                .post(jobs.dlqPath() + "/redrives").then(), 400);
         problem(as("operator").contentType("application/json").body("{\"filter\": {\"colour\": \"red\"}}")
-                .post(D + "/redrives").then(), 400);
+                .post(jobs.dlqPath() + "/redrives").then(), 400);
         problem(as("operator").contentType("application/json").body("{\"filter\": {\"deadFrom\": \"yesterday\"}}")
-                .post(D + "/redrives").then(), 400);
+                .post(jobs.dlqPath() + "/redrives").then(), 400);
         problem(as("operator").contentType("application/json").body("{\"dryRun\": true}").post("/dlq/nope/redrives").then(), 404);
-        problem(as("viewer").get(D + "/redrives/not-a-task").then(), 400);
-        problem(as("viewer").get(D + "/redrives/0c1d6b0e-6c57-4a3c-9b43-0d6f5c2a0f11").then(), 404);
+        problem(as("viewer").get(jobs.dlqPath() + "/redrives/not-a-task").then(), 400);
+        problem(as("viewer").get(jobs.dlqPath() + "/redrives/0c1d6b0e-6c57-4a3c-9b43-0d6f5c2a0f11").then(), 404);
     }
 
     long jobsNamed(String job) {
-        return streams.all(DLQ).stream().filter(m -> job.equals(text(m.payload().get("job")))).count();
+        return jobs.deadLetters().stream().filter(m -> job.equals(text(m.payload().get("job")))).count();
     }
 
-    static String text(byte[] value) {
-        return value == null ? null : new String(value, StandardCharsets.UTF_8);
-    }
 }

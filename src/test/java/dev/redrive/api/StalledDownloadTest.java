@@ -1,8 +1,8 @@
 package dev.redrive.api;
 
-import static dev.redrive.api.DeadLetterApiTest.as;
-import static dev.redrive.api.DeadLetterApiTest.enc;
-import static dev.redrive.api.DeadLetterApiTest.problem;
+import static dev.redrive.testing.Api.as;
+import static dev.redrive.testing.Api.enc;
+import static dev.redrive.testing.Api.problem;
 import static dev.redrive.api.LargeValuesApiTest.bytes;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
@@ -14,9 +14,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Base64;
-import java.util.Map;
 
 import jakarta.inject.Inject;
 
@@ -26,12 +24,11 @@ import org.junit.jupiter.api.Test;
 import dev.redrive.testing.ApiUsers;
 import dev.redrive.testing.Await;
 import dev.redrive.testing.DeadLetterSeed;
-import dev.redrive.testing.RedisResource;
-import dev.redrive.testing.TestConfig;
+import dev.redrive.testing.FrozenProfile;
+import dev.redrive.testing.Own;
+import dev.redrive.testing.TestQueue;
 import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 
@@ -40,14 +37,8 @@ import io.restassured.response.Response;
  * that stops reading but keeps its connection open must not keep it ({@code redrive.reads.stall-timeout}).
  */
 @QuarkusTest
-@WithTestResource(RedisResource.class)
-@TestProfile(StalledDownloadTest.Profile.class)
+@TestProfile(FrozenProfile.class)
 class StalledDownloadTest {
-
-    static final String STREAM = "big";
-    static final String DLQ = "{big}:dlq";
-    static final String D = "/dlq/" + enc(DLQ);
-    static final Duration BOUND = Duration.ofSeconds(60);
 
     /**
      * More than the stalled client's and the server's socket buffers hold (a few MiB here), and
@@ -55,16 +46,9 @@ class StalledDownloadTest {
      */
     static final int BIG = 8 << 20;
 
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return TestConfig.withApiUsers().queue("big").attempts(1).and()
-                    .set("redrive.reads.entry-bytes", "65536")
-                    .set("redrive.reads.concurrent", "1")
-                    // long enough for the 503s below to be asked while the stalled download still waits
-                    .set("redrive.reads.stall-timeout", "4s").build();
-        }
-    }
+    @Inject
+    @Own("big")
+    TestQueue big;
 
     @Inject
     RedisDataSource redis;
@@ -72,8 +56,8 @@ class StalledDownloadTest {
     @Test
     void oneReadTooManyIsRefusedWith503AndRetryAfterUntilTheStalledReaderIsCutOff() throws Exception {
         // Written straight into the dead-letter stream: the view reads entries, however they got there.
-        String id = DeadLetterSeed.from(STREAM, "1-1").snapshot("payload", bytes(BIG, 'z')).park(redis, DLQ);
-        as("viewer").get(D + "/entries/" + enc(id)).then().statusCode(200);
+        String id = DeadLetterSeed.from(big.stream(), "1-1").snapshot("payload", bytes(BIG, 'z')).park(big.redis(), big.dlq());
+        as("viewer").get(big.dlqPath() + "/entries/" + enc(id)).then().statusCode(200);
 
         int port = ConfigProvider.getConfig().getValue("quarkus.http.test-port", Integer.class);
         String auth = Base64.getEncoder().encodeToString(("viewer:" + ApiUsers.password("viewer")).getBytes(StandardCharsets.UTF_8));
@@ -83,28 +67,28 @@ class StalledDownloadTest {
             slow.setReceiveBufferSize(16 << 10);
             slow.connect(new InetSocketAddress("127.0.0.1", port));
             OutputStream out = slow.getOutputStream();
-            out.write(("GET " + D + "/entries/" + enc(id) + "/fields/payload HTTP/1.1\r\nHost: localhost\r\n"
+            out.write(("GET " + big.dlqPath() + "/entries/" + enc(id) + "/fields/payload HTTP/1.1\r\nHost: localhost\r\n"
                     + "Authorization: Basic " + auth + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             out.flush();
             InputStream in = slow.getInputStream();
             byte[] head = in.readNBytes(12);
             assertEquals("HTTP/1.1 200", new String(head, StandardCharsets.US_ASCII));
             // This client reads no further: the 8 MiB can't all be sent, so the download holds its permit.
-            Response refused = as("viewer").get(D + "/entries/" + enc(id));
+            Response refused = as("viewer").get(big.dlqPath() + "/entries/" + enc(id));
             problem(refused.then(), 503);
             refused.then().header("Retry-After", "1").body("type", equalTo("/problems/busy"));
-            problem(as("viewer").get(D + "/entries").then(), 503);
+            problem(as("viewer").get(big.dlqPath() + "/entries").then(), 503);
 
             // ...until it has taken nothing for redrive.reads.stall-timeout: then it is cut off and
             // the permit comes back, though the client still holds its connection open.
-            Await.until("the permit to come back from the stalled download", BOUND,
-                    () -> as("viewer").get(D + "/entries/" + enc(id)).statusCode() == 200);
-            slow.setSoTimeout((int) BOUND.toMillis());
+            Await.until("the permit to come back from the stalled download",
+                    () -> as("viewer").get(big.dlqPath() + "/entries/" + enc(id)).statusCode() == 200);
+            slow.setSoTimeout((int) Await.BOUND.toMillis());
             byte[] sent = in.readAllBytes(); // what was buffered, then the end of the connection
             assertTrue(sent.length < BIG, "the stalled download was cut short, got " + sent.length + " bytes");
             String end = new String(sent, Math.max(0, sent.length - 5), Math.min(5, sent.length), StandardCharsets.US_ASCII);
             assertTrue(!end.equals("0\r\n\r\n"), "a cut download ends without the closing chunk");
         }
-        as("viewer").get(D + "/entries").then().statusCode(200).body("items.id", hasItem(id));
+        as("viewer").get(big.dlqPath() + "/entries").then().statusCode(200).body("items.id", hasItem(id));
     }
 }

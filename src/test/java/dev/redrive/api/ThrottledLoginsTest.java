@@ -13,11 +13,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.redrive.testing.ApiProfile;
-import io.micrometer.core.instrument.MeterRegistry;
 import dev.redrive.testing.ApiUsers;
-import dev.redrive.testing.RedisResource;
 import dev.redrive.testing.SettableClock;
-import io.quarkus.test.common.WithTestResource;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
@@ -28,7 +26,6 @@ import io.restassured.response.Response;
  * clock is stepped past it instead of waited for.
  */
 @QuarkusTest
-@WithTestResource(RedisResource.class)
 @TestProfile(ApiProfile.class)
 class ThrottledLoginsTest {
 

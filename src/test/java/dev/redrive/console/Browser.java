@@ -75,7 +75,10 @@ final class Browser implements AutoCloseable {
     }
 
     <T> T until(ExpectedCondition<T> condition) {
-        return new WebDriverWait(driver, BOUND).until(condition);
+        // Pages that refresh themselves (the overview, a running task) may replace an element between
+        // the find and the read: that is "not yet", as a missing element is.
+        return new WebDriverWait(driver, BOUND).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+                .until(condition);
     }
 
     void screenshot(String name) throws IOException {

@@ -10,7 +10,6 @@ import java.net.URL;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -20,12 +19,9 @@ import org.junit.jupiter.api.Test;
 
 import dev.redrive.redis.RedisKeys;
 import dev.redrive.testing.ApiProfile;
-import dev.redrive.testing.Await;
-import dev.redrive.testing.RedisResource;
-import dev.redrive.testing.Streams;
-import io.quarkus.redis.datasource.RedisDataSource;
+import dev.redrive.testing.Own;
+import dev.redrive.testing.TestQueue;
 import io.quarkus.redis.datasource.stream.StreamMessage;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -36,32 +32,30 @@ import io.quarkus.test.junit.TestProfile;
  * origin, or missing a field it needs changes nothing.
  */
 @QuarkusTest
-@WithTestResource(RedisResource.class)
 @TestProfile(ApiProfile.class)
 class ConsoleWritesTest {
-
-    static final String STREAM = "till";
-    static final String DLQ = "till-dead";
-    static final String PATH = "/console/dlq/" + DLQ;
 
     @TestHTTPResource("/")
     URL root;
 
     @Inject
-    RedisDataSource redis;
+    @Own("till")
+    TestQueue till;
+
+    /** The queue's dead-letter stream in the console (its name needs no escaping). */
+    String path() {
+        return "/console/dlq/" + till.dlq();
+    }
 
     String park(String order) {
-        Streams streams = new Streams(redis);
-        String originId = streams.add(STREAM, Map.of("cause", "timeout", "order", order, "card", "4111-" + order));
-        return Await.value("job " + originId + " parked", Duration.ofSeconds(20),
-                () -> streams.parked(DLQ, originId).map(StreamMessage::id).orElse(null));
+        return till.awaitParked(till.add(Map.of("cause", "timeout", "order", order, "card", "4111-" + order)));
     }
 
     /** What nothing may change: the dead letters, the audit trail and the redrive tasks of the stream. */
     List<Object> state() {
-        return List.of(new Streams(redis).all(DLQ).stream().map(StreamMessage::id).toList(),
-                redis.stream(String.class, String.class, String.class).xlen(RedisKeys.audit(DLQ)),
-                redis.key(String.class).keys(RedisKeys.redriveTask(DLQ, "*")));
+        return List.of(till.deadLetters().stream().map(StreamMessage::id).toList(),
+                till.redis().stream(String.class, String.class, String.class).xlen(RedisKeys.audit(till.dlq())),
+                till.redis().key(String.class).keys(RedisKeys.redriveTask(till.dlq(), "*")));
     }
 
     /** curl -X POST -H 'Content-Type:' with the operator's cookies: no body, no type, no token. */
@@ -77,12 +71,12 @@ class ConsoleWritesTest {
         String id = park("1");
         ConsoleClient operator = ConsoleClient.login("operator");
         List<Object> before = state();
-        for (String path : List.of(PATH + "/redrives", PATH + "/redrives/00000000-0000-0000-0000-000000000000/cancel",
-                PATH + "/entries/" + id + "/reveal", PATH + "/entries/" + id + "/discard",
-                PATH + "/entries/" + id + "/replay", "/console/logout")) {
+        for (String path : List.of(path() + "/redrives", path() + "/redrives/00000000-0000-0000-0000-000000000000/cancel",
+                path() + "/entries/" + id + "/reveal", path() + "/entries/" + id + "/discard",
+                path() + "/entries/" + id + "/replay", "/console/logout")) {
             assertEquals(415, bare(operator, path), path);
         }
-        operator.request().contentType("application/json").body("{}").post(PATH + "/redrives").then().statusCode(415)
+        operator.request().contentType("application/json").body("{}").post(path() + "/redrives").then().statusCode(415)
                 .body("type", equalTo("/problems/not-a-form"));
         assertEquals(before, state(), "no redrive, no reveal, no discard, no replay");
         operator.get("/console").then().statusCode(200); // still logged in
@@ -96,19 +90,19 @@ class ConsoleWritesTest {
         Map<String, String> discard = Map.of("reason", "forged");
         // Another port of the same host is the same site (its requests carry SameSite=Strict cookies) but not the same origin.
         operator.request().header("Sec-Fetch-Site", "same-site").contentType(ConsoleWrites.FORM).formParams(discard)
-                .formParam(ConsoleClient.CSRF_FIELD, operator.csrf).post(PATH + "/entries/" + id + "/discard")
+                .formParam(ConsoleClient.CSRF_FIELD, operator.csrf).post(path() + "/entries/" + id + "/discard")
                 .then().statusCode(403).body("type", equalTo("/problems/cross-site-request"));
         operator.request().header("Origin", "http://localhost:1").contentType(ConsoleWrites.FORM).formParams(discard)
-                .formParam(ConsoleClient.CSRF_FIELD, operator.csrf).post(PATH + "/entries/" + id + "/discard")
+                .formParam(ConsoleClient.CSRF_FIELD, operator.csrf).post(path() + "/entries/" + id + "/discard")
                 .then().statusCode(403);
         operator.request().header("Origin", "null").contentType(ConsoleWrites.FORM).formParams(discard)
-                .formParam(ConsoleClient.CSRF_FIELD, operator.csrf).post(PATH + "/entries/" + id + "/discard")
+                .formParam(ConsoleClient.CSRF_FIELD, operator.csrf).post(path() + "/entries/" + id + "/discard")
                 .then().statusCode(403);
         assertEquals(before, state());
         // The console's own origin passes.
         operator.request().header("Origin", root.getProtocol() + "://" + root.getAuthority()).header("Sec-Fetch-Site", "same-origin")
                 .contentType(ConsoleWrites.FORM).formParams(discard).formParam(ConsoleClient.CSRF_FIELD, operator.csrf)
-                .post(PATH + "/entries/" + id + "/discard").then().statusCode(303);
+                .post(path() + "/entries/" + id + "/discard").then().statusCode(303);
     }
 
     @Test
@@ -116,27 +110,27 @@ class ConsoleWritesTest {
         park("3");
         ConsoleClient operator = ConsoleClient.login("operator");
         List<Object> before = state();
-        operator.post(PATH + "/redrives", Map.of()).then().statusCode(400);
-        operator.post(PATH + "/redrives", Map.of("text", "timed out")).then().statusCode(400); // no dryRun
-        operator.post(PATH + "/redrives", Map.of("text", "timed out", "dryRun", "yes")).then().statusCode(400);
-        operator.post(PATH + "/redrives", Map.of("dryRun", "false")).then().statusCode(400); // no criterion, no all=true
-        operator.post(PATH + "/redrives", Map.of("dryRun", "true", "all", "yes")).then().statusCode(400);
-        operator.post(PATH + "/redrives", Map.of("dryRun", "true", "all", "true", "text", "x")).then().statusCode(400);
+        operator.post(path() + "/redrives", Map.of()).then().statusCode(400);
+        operator.post(path() + "/redrives", Map.of("text", "timed out")).then().statusCode(400); // no dryRun
+        operator.post(path() + "/redrives", Map.of("text", "timed out", "dryRun", "yes")).then().statusCode(400);
+        operator.post(path() + "/redrives", Map.of("dryRun", "false")).then().statusCode(400); // no criterion, no all=true
+        operator.post(path() + "/redrives", Map.of("dryRun", "true", "all", "yes")).then().statusCode(400);
+        operator.post(path() + "/redrives", Map.of("dryRun", "true", "all", "true", "text", "x")).then().statusCode(400);
         assertEquals(before, state());
-        operator.post(PATH + "/redrives", Map.of("dryRun", "true", "all", "true")).then().statusCode(303);
+        operator.post(path() + "/redrives", Map.of("dryRun", "true", "all", "true")).then().statusCode(303);
     }
 
     @Test
     void aRepeatedParameterOrAnEmptyConfirmKeyIsRefusedInTheConsoleToo() {
         String id = park("4");
         ConsoleClient viewer = ConsoleClient.login("viewer");
-        viewer.get(PATH + "/entries?origin=a&origin=b").then().statusCode(400)
+        viewer.get(path() + "/entries?origin=a&origin=b").then().statusCode(400)
                 .body("type", equalTo("/problems/ambiguous-request"));
         ConsoleClient operator = ConsoleClient.login("operator");
         List<Object> before = state();
-        operator.post(PATH + "/entries/" + id + "/replay", Map.of("confirm", "yes", "key", "")).then().statusCode(400)
+        operator.post(path() + "/entries/" + id + "/replay", Map.of("confirm", "yes", "key", "")).then().statusCode(400)
                 .body("type", equalTo("/problems/ambiguous-request"));
-        operator.post(PATH + "/entries/" + id + "/replay", Map.of("confirm", "yes")).then().statusCode(400);
+        operator.post(path() + "/entries/" + id + "/replay", Map.of("confirm", "yes")).then().statusCode(400);
         assertEquals(before, state(), "not replayed");
     }
 
@@ -150,15 +144,15 @@ class ConsoleWritesTest {
         String id = park("5");
         ConsoleClient operator = ConsoleClient.login("operator");
         List<Object> before = state();
-        operator.post(PATH + "/entries/" + id + "/replay", Map.of("confirm", "yes", "key", "k".repeat(201)))
+        operator.post(path() + "/entries/" + id + "/replay", Map.of("confirm", "yes", "key", "k".repeat(201)))
                 .then().statusCode(400).body("type", equalTo("/problems/ambiguous-request"));
-        operator.post(PATH + "/entries/" + id + "/discard", Map.of("reason", "\n \t")).then().statusCode(400);
-        operator.post(PATH + "/entries/" + id + "/discard", Map.of("reason", "r".repeat(2001))).then().statusCode(400);
+        operator.post(path() + "/entries/" + id + "/discard", Map.of("reason", "\n \t")).then().statusCode(400);
+        operator.post(path() + "/entries/" + id + "/discard", Map.of("reason", "r".repeat(2001))).then().statusCode(400);
         assertEquals(before, state(), "neither replayed nor discarded");
         String reason = "r".repeat(2000);
-        operator.post(PATH + "/entries/" + id + "/discard", Map.of("reason", " " + reason + "\n")).then().statusCode(303);
-        List<StreamMessage<String, String, String>> trail = redis.stream(String.class, String.class, String.class)
-                .xrange(RedisKeys.audit(DLQ), io.quarkus.redis.datasource.stream.StreamRange.of("-", "+"));
+        operator.post(path() + "/entries/" + id + "/discard", Map.of("reason", " " + reason + "\n")).then().statusCode(303);
+        List<StreamMessage<String, String, String>> trail = till.redis().stream(String.class, String.class, String.class)
+                .xrange(RedisKeys.audit(till.dlq()), io.quarkus.redis.datasource.stream.StreamRange.of("-", "+"));
         StreamMessage<String, String, String> audit = trail.get(trail.size() - 1);
         assertEquals(List.of("discard", reason), List.of(audit.payload().get("action"), audit.payload().get("note")));
     }

@@ -11,8 +11,6 @@ import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 import dev.redrive.testing.ApiProfile;
-import dev.redrive.testing.RedisResource;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 
@@ -21,7 +19,6 @@ import io.quarkus.test.junit.TestProfile;
  * real icon, not a 404 logged for every page, and named by the console's pages.
  */
 @QuarkusTest
-@WithTestResource(RedisResource.class)
 @TestProfile(ApiProfile.class)
 class FaviconTest {
 

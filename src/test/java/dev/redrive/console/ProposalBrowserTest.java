@@ -1,6 +1,6 @@
 package dev.redrive.console;
 
-import static io.restassured.RestAssured.given;
+import static dev.redrive.testing.Api.as;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -23,15 +23,14 @@ import dev.redrive.deadletter.RecordField;
 import dev.redrive.testing.ApiProfile;
 import dev.redrive.testing.ApiUsers;
 import dev.redrive.testing.Await;
-import dev.redrive.testing.RedisResource;
+import dev.redrive.testing.Own;
 import dev.redrive.testing.Streams;
+import dev.redrive.testing.TestQueue;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import io.restassured.specification.RequestSpecification;
 
 /**
  * An operator on call finds a proposed redrive from the console's overview, in a real browser
@@ -40,7 +39,6 @@ import io.restassured.specification.RequestSpecification;
  * link are gone. Screenshots go to target/console-screenshots/.
  */
 @QuarkusTest
-@WithTestResource(RedisResource.class)
 @TestProfile(ApiProfile.class)
 class ProposalBrowserTest {
 
@@ -54,6 +52,10 @@ class ProposalBrowserTest {
 
     @TestHTTPResource("/")
     URL root;
+
+    @Inject
+    @Own("shop")
+    TestQueue shop;
 
     @Inject
     RedisDataSource redis;
@@ -75,16 +77,11 @@ class ProposalBrowserTest {
         return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
     }
 
-    static RequestSpecification as(String user) {
-        return given().auth().preemptive().basic(user, ApiUsers.password(user)).urlEncodingEnabled(false);
-    }
-
     /** Parks a job of the schema cause through the worker; its fingerprint. */
     String parkSchemaJob(String order) {
-        Streams streams = new Streams(redis);
-        String originId = streams.add(STREAM, Map.of("cause", "schema", "order", order));
+        String originId = shop.add(Map.of("cause", "schema", "order", order));
         StreamMessage<String, String, byte[]> parked = Await.value("job " + originId + " parked", BOUND,
-                () -> streams.parked(DLQ, originId).orElse(null));
+                () -> shop.parked(originId).orElse(null));
         return Streams.text(parked.payload().get(RecordField.FINGERPRINT.wireName()));
     }
 

@@ -1,6 +1,6 @@
 package dev.redrive.console;
 
-import static io.restassured.RestAssured.given;
+import static dev.redrive.testing.Api.as;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,16 +19,12 @@ import org.junit.jupiter.api.Test;
 
 import dev.redrive.redrive.Proposals;
 import dev.redrive.testing.ApiProfile;
-import dev.redrive.testing.ApiUsers;
 import dev.redrive.testing.DeadLetterSeed;
-import dev.redrive.testing.RedisResource;
 import dev.redrive.testing.SettableClock;
 import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
-import io.restassured.specification.RequestSpecification;
 
 /**
  * The console tells of proposed redrives that wait: a badge per dead-letter stream on the
@@ -37,7 +33,6 @@ import io.restassured.specification.RequestSpecification;
  * proposal back to its cause. Decided and expired proposals leave the badge and the links.
  */
 @QuarkusTest
-@WithTestResource(RedisResource.class)
 @TestProfile(ApiProfile.class)
 class WaitingProposalsTest {
 
@@ -63,10 +58,6 @@ class WaitingProposalsTest {
     @AfterEach
     void realTime() {
         clock.reset();
-    }
-
-    static RequestSpecification as(String user) {
-        return given().auth().preemptive().basic(user, ApiUsers.password(user)).urlEncodingEnabled(false);
     }
 
     static String propose(String filter) {

@@ -1,13 +1,13 @@
 package dev.redrive.deadletter;
 
+import static dev.redrive.testing.Api.as;
+import static dev.redrive.testing.Api.enc;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,25 +17,21 @@ import java.util.Random;
 import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.ConfigProvider;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.redrive.job.PackedFields;
 import dev.redrive.job.ReservedField;
 import dev.redrive.redis.RedisKeys;
 import dev.redrive.testing.ApiProfile;
-import dev.redrive.testing.ApiUsers;
 import dev.redrive.testing.Await;
-import dev.redrive.testing.RedisResource;
+import dev.redrive.testing.Own;
 import dev.redrive.testing.ScriptedHandler;
-import dev.redrive.testing.Streams;
+import dev.redrive.testing.TestQueue;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
 import io.quarkus.redis.datasource.stream.StreamRange;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import io.restassured.specification.RequestSpecification;
 import io.smallrye.common.annotation.Identifier;
 
 /**
@@ -44,16 +40,16 @@ import io.smallrye.common.annotation.Identifier;
  * acked and lost. And a job that truly can't be parked stays pending while the others are parked.
  */
 @QuarkusTest
-@WithTestResource(RedisResource.class)
 @TestProfile(ApiProfile.class)
 class BigEntryTest {
 
-    static final String STREAM = "big";
-    static final String DLQ = "{big}:dlq";
-    static final String OTHER = "other";
-    static final String OTHER_DLQ = "{other}:dlq";
-    static final String GROUP = "redrive";
-    static final Duration BOUND = Duration.ofSeconds(60);
+    @Inject
+    @Own("big")
+    TestQueue big;
+
+    @Inject
+    @Own("other")
+    TestQueue other;
 
     @Inject
     RedisDataSource redis;
@@ -61,15 +57,6 @@ class BigEntryTest {
     @Inject
     @Identifier("scripted")
     ScriptedHandler handler;
-
-    Streams streams;
-
-    @BeforeEach
-    void setUp() {
-        streams = new Streams(redis);
-        streams.awaitGroup(STREAM, GROUP);
-        streams.awaitGroup(OTHER, GROUP);
-    }
 
     @Test
     void aJobOf4100FieldsIsParkedReplayedAndDiscardedByteForByte() {
@@ -83,7 +70,7 @@ class BigEntryTest {
 
     @Test
     void aReplayWithAPatchOf5000FieldsArrivesWhole() {
-        String originId = streams.add(STREAM, Map.of("kind", "terminal", "payload", "small"));
+        String originId = big.add(Map.of("kind", "terminal", "payload", "small"));
         String dlqId = parkedAs(originId).id();
         StringBuilder body = new StringBuilder("{\"fields\":{\"kind\":\"ok\"");
         for (int i = 0; i < 5_000; i++) {
@@ -91,37 +78,37 @@ class BigEntryTest {
         }
         body.append("}}");
         String newId = as("operator").contentType("application/json").body(body.toString())
-                .post("/dlq/" + enc(DLQ) + "/entries/" + enc(dlqId) + "/replay")
+                .post(big.dlqPath() + "/entries/" + enc(dlqId) + "/replay")
                 .then().statusCode(201).extract().path("id");
 
-        Await.until("the patched job to complete", BOUND, () -> handler.completions(STREAM + "/" + newId) == 1);
-        Map<String, byte[]> seen = handler.attemptsOf(STREAM + "/" + newId).get(0).fields();
+        Await.until("the patched job to complete", () -> handler.completions(big.jobId(newId)) == 1);
+        Map<String, byte[]> seen = handler.attemptsOf(big.jobId(newId)).get(0).fields();
         assertEquals("small", text(seen.get("payload")));
         assertEquals("ok", text(seen.get("kind")));
         for (int i = 0; i < 5_000; i++) {
             assertEquals("patched " + i, text(seen.get("p" + i)), "patched field p" + i);
         }
-        assertEquals(0, streams.parkedCount(DLQ, newId));
+        assertEquals(0, big.parkedCount(newId));
     }
 
     @Test
     void aJobThatCantBeParkedStaysPendingAndIsParkedOnceTheCauseIsGone() {
-        redis.value(String.class).set(OTHER_DLQ, "x"); // a string where the dead-letter stream belongs
+        redis.value(String.class).set(other.dlq(), "x"); // a string where the dead-letter stream belongs
         try {
-            String stuck = streams.add(OTHER, Map.of("kind", "terminal", "payload", "stuck"));
-            String fine = streams.add(STREAM, Map.of("kind", "terminal", "payload", "fine"));
+            String stuck = other.add(Map.of("kind", "terminal", "payload", "stuck"));
+            String fine = big.add(Map.of("kind", "terminal", "payload", "fine"));
             parkedAs(fine);
-            Await.until("the refusal to be counted", BOUND, () -> unparked(OTHER, "wrong-type") >= 1);
-            assertEquals(1, streams.pending(OTHER, GROUP), "the job that could not be parked is still pending");
-            assertEquals("x", redis.value(String.class).get(OTHER_DLQ), "nothing was written to the wrong key");
+            Await.until("the refusal to be counted", () -> unparked(other.stream(), "wrong-type") >= 1);
+            assertEquals(1, other.pending(), "the job that could not be parked is still pending");
+            assertEquals("x", redis.value(String.class).get(other.dlq()), "nothing was written to the wrong key");
 
-            redis.key().del(OTHER_DLQ);
-            StreamMessage<String, String, byte[]> parked = Await.value("the stuck job to be parked", BOUND,
-                    () -> streams.parked(OTHER_DLQ, stuck).orElse(null));
+            redis.key().del(other.dlq());
+            StreamMessage<String, String, byte[]> parked = Await.value("the stuck job to be parked",
+                    () -> other.parked(stuck).orElse(null));
             assertEquals("stuck", text(parked.payload().get("f:payload")));
-            Await.until("the PEL of " + OTHER + " to drain", BOUND, () -> streams.pending(OTHER, GROUP) == 0);
+            Await.until("the PEL of " + other.stream() + " to drain", () -> other.pending() == 0);
         } finally {
-            redis.key().del(OTHER_DLQ);
+            redis.key().del(other.dlq());
         }
     }
 
@@ -133,68 +120,68 @@ class BigEntryTest {
         try {
             // The job arrives once Redis is full (allow-oom lets only this one XADD through).
             id = redis.execute("EVAL", "#!lua flags=allow-oom\nreturn redis.call('XADD', KEYS[1], '*', 'kind', "
-                    + "'terminal', 'payload', 'no room')", "1", OTHER).toString();
+                    + "'terminal', 'payload', 'no room')", "1", other.stream()).toString();
             // dead-letter.lua's shebang makes Redis refuse the whole call up front: nothing is acked or
             // written past the memory limit.
-            Await.until("the refusal to be counted", BOUND, () -> unparked(OTHER, "redis-error") >= 1);
-            assertEquals(1, streams.pending(OTHER, GROUP), "still pending, not acked");
+            Await.until("the refusal to be counted", () -> unparked(other.stream(), "redis-error") >= 1);
+            assertEquals(1, other.pending(), "still pending, not acked");
         } finally {
             redis.execute("CONFIG", "SET", "maxmemory", "0");
         }
-        StreamMessage<String, String, byte[]> parked = Await.value("the job to be parked", BOUND,
-                () -> streams.parked(OTHER_DLQ, id).orElse(null));
+        StreamMessage<String, String, byte[]> parked = Await.value("the job to be parked",
+                () -> other.parked(id).orElse(null));
         assertEquals("no room", text(parked.payload().get("f:payload")));
     }
 
     @Test
     void aReplayOrDiscardThatCantWriteEveryKeyChangesNothing() {
-        String originId = streams.add(STREAM, Map.of("kind", "terminal", "payload", "kept"));
+        String originId = big.add(Map.of("kind", "terminal", "payload", "kept"));
         String dlqId = parkedAs(originId).id();
-        String stats = RedisKeys.deadLetterStats(DLQ);
+        String stats = RedisKeys.deadLetterStats(big.dlq());
         Map<String, String> counters = redis.hash(String.class).hgetall(stats);
-        long audited = streams.commands().xlen(RedisKeys.audit(DLQ));
-        long queued = streams.commands().xlen(STREAM);
+        long audited = big.streams().commands().xlen(RedisKeys.audit(big.dlq()));
+        long queued = big.streams().commands().xlen(big.stream());
         redis.key().del(stats);
         redis.value(String.class).set(stats, "not a hash");
         try {
-            as("operator").delete("/dlq/" + enc(DLQ) + "/entries/" + enc(dlqId) + "?reason=x").then().statusCode(409)
+            as("operator").delete(big.dlqPath() + "/entries/" + enc(dlqId) + "?reason=x").then().statusCode(409)
                     .body("type", org.hamcrest.Matchers.equalTo("/problems/wrong-key-type"));
-            as("operator").post("/dlq/" + enc(DLQ) + "/entries/" + enc(dlqId) + "/replay").then().statusCode(409)
+            as("operator").post(big.dlqPath() + "/entries/" + enc(dlqId) + "/replay").then().statusCode(409)
                     .body("type", org.hamcrest.Matchers.equalTo("/problems/wrong-key-type"));
-            assertEquals(1, streams.commands().xrange(DLQ, StreamRange.of(dlqId, dlqId)).size(), "still parked");
-            assertEquals(audited, streams.commands().xlen(RedisKeys.audit(DLQ)), "nothing audited");
-            assertEquals(queued, streams.commands().xlen(STREAM), "nothing replayed");
+            assertEquals(1, big.streams().commands().xrange(big.dlq(), StreamRange.of(dlqId, dlqId)).size(), "still parked");
+            assertEquals(audited, big.streams().commands().xlen(RedisKeys.audit(big.dlq())), "nothing audited");
+            assertEquals(queued, big.streams().commands().xlen(big.stream()), "nothing replayed");
         } finally {
             redis.key().del(stats);
             redis.hash(String.class).hset(stats, counters);
         }
-        as("operator").delete("/dlq/" + enc(DLQ) + "/entries/" + enc(dlqId) + "?reason=x").then().statusCode(200);
+        as("operator").delete(big.dlqPath() + "/entries/" + enc(dlqId) + "?reason=x").then().statusCode(200);
     }
 
     /** Parks the job, checks the record, replays it (it fails again), checks that, and discards it. */
     private void roundTrip(LinkedHashMap<String, byte[]> fields) {
-        String originId = streams.commands().xadd(STREAM, fields);
+        String originId = big.streams().commands().xadd(big.stream(), fields);
         Map<String, byte[]> written = fields;
-        assertEquals(fields.size(), entry(STREAM, originId).size());
+        assertEquals(fields.size(), entry(big.stream(), originId).size());
 
         StreamMessage<String, String, byte[]> record = parkedAs(originId);
         assertEquals("packed", text(record.payload().get("snapshot")));
         assertEquals("0", text(record.payload().get("replays")));
         assertSameFields(written, PackedFields.decode(record.payload().get(RecordField.SNAPSHOT_PACKED.wireName())));
         assertSameFields(written, DeadLetterEntry.of(record.id(), record.payload()).snapshot());
-        assertEquals(0, streams.pending(STREAM, GROUP), "parked, so acked");
+        assertEquals(0, big.pending(), "parked, so acked");
         operatorSeesThePackedSnapshot(record.id(), written);
 
-        String newId = as("operator").post("/dlq/" + enc(DLQ) + "/entries/" + enc(record.id()) + "/replay")
+        String newId = as("operator").post(big.dlqPath() + "/entries/" + enc(record.id()) + "/replay")
                 .then().statusCode(201).extract().path("id");
-        Map<String, byte[]> replayed = entry(STREAM, newId);
+        Map<String, byte[]> replayed = entry(big.stream(), newId);
         assertEquals(List.of(ReservedField.PACKED.wireName(), ReservedField.REPLAY_OF.wireName(),
                 ReservedField.REPLAYS.wireName()), new ArrayList<>(replayed.keySet()),
                 "too many fields for one XADD from Lua: they travel packed");
-        Await.until("the replayed job to run", BOUND, () -> handler.attemptsOf(STREAM + "/" + newId).size() == 1);
-        Map<String, byte[]> seen = new LinkedHashMap<>(handler.attemptsOf(STREAM + "/" + newId).get(0).fields());
-        assertEquals(STREAM + "/" + originId, text(seen.remove("idempotency-key")));
-        assertEquals(DLQ + "/" + record.id(), text(seen.remove("replay-of")));
+        Await.until("the replayed job to run", () -> handler.attemptsOf(big.jobId(newId)).size() == 1);
+        Map<String, byte[]> seen = new LinkedHashMap<>(handler.attemptsOf(big.jobId(newId)).get(0).fields());
+        assertEquals(big.jobId(originId), text(seen.remove("idempotency-key")));
+        assertEquals(big.dlq() + "/" + record.id(), text(seen.remove("replay-of")));
         assertEquals("1", text(seen.remove("redrive-replays")));
         assertSameFields(written, seen);
 
@@ -206,18 +193,18 @@ class BigEntryTest {
         snapshot.remove("redrive-replays");
         assertSameFields(written, snapshot);
 
-        String auditId = as("operator").delete("/dlq/" + enc(DLQ) + "/entries/" + enc(again.id()) + "?reason=too%20big")
+        String auditId = as("operator").delete(big.dlqPath() + "/entries/" + enc(again.id()) + "?reason=too%20big")
                 .then().statusCode(200).extract().path("audit");
-        assertTrue(streams.commands().xrange(DLQ, StreamRange.of(again.id(), again.id())).isEmpty(), "discarded");
-        Map<String, byte[]> audit = entry(RedisKeys.audit(DLQ), auditId);
+        assertTrue(big.streams().commands().xrange(big.dlq(), StreamRange.of(again.id(), again.id())).isEmpty(), "discarded");
+        Map<String, byte[]> audit = entry(RedisKeys.audit(big.dlq()), auditId);
         assertEquals("discard", text(audit.get("action")));
         again.payload().forEach((name, value) -> assertArrayEquals(value, audit.get("record:" + name),
                 "the audit record keeps record field " + name));
     }
 
     private StreamMessage<String, String, byte[]> parkedAs(String originId) {
-        return Await.value("job " + originId + " to be parked", BOUND, () -> {
-            for (StreamMessage<String, String, byte[]> m : streams.commands().xrange(DLQ, StreamRange.of("-", "+"))) {
+        return Await.value("job " + originId + " to be parked", () -> {
+            for (StreamMessage<String, String, byte[]> m : big.streams().commands().xrange(big.dlq(), StreamRange.of("-", "+"))) {
                 if (originId.equals(text(m.payload().get("origin-id")))) {
                     return m;
                 }
@@ -227,15 +214,14 @@ class BigEntryTest {
     }
 
     private Map<String, byte[]> entry(String stream, String id) {
-        List<StreamMessage<String, String, byte[]>> found = streams.commands().xrange(stream, StreamRange.of(id, id));
+        List<StreamMessage<String, String, byte[]>> found = big.streams().commands().xrange(stream, StreamRange.of(id, id));
         assertEquals(1, found.size(), stream + " " + id);
         return found.get(0).payload();
     }
 
-    /** {@code kind=terminal} and n - 1 more fields; with {@code bigValue} > 0 one of them is that many random bytes. */
     /** A packed snapshot is seen through the API as any other: fields in the view, each one downloadable. */
-    private static void operatorSeesThePackedSnapshot(String dlqId, Map<String, byte[]> written) {
-        String entry = "/dlq/" + enc(DLQ) + "/entries/" + enc(dlqId);
+    private void operatorSeesThePackedSnapshot(String dlqId, Map<String, byte[]> written) {
+        String entry = big.dlqPath() + "/entries/" + enc(dlqId);
         io.restassured.path.json.JsonPath view = as("viewer").get(entry).then().statusCode(200).extract().jsonPath();
         assertEquals(Boolean.TRUE, view.get("snapshotPacked"));
         assertEquals("terminal", view.getString("fields.kind"), "the view shows the packed snapshot's fields");
@@ -246,6 +232,7 @@ class BigEntryTest {
         as("viewer").get(entry + "/fields/no-such-field").then().statusCode(404);
     }
 
+    /** {@code kind=terminal} and n - 1 more fields; with {@code bigValue} > 0 one of them is that many random bytes. */
     private static LinkedHashMap<String, byte[]> fields(int n, int bigValue) {
         LinkedHashMap<String, byte[]> fields = new LinkedHashMap<>();
         fields.put("kind", bytes("terminal"));
@@ -275,14 +262,6 @@ class BigEntryTest {
         String prefix = "redrive_jobs_unparked_total{queue=\"" + queue + "\",reason=\"" + reason + "\"} ";
         return metrics.lines().filter(l -> l.startsWith(prefix)).mapToDouble(l -> Double.parseDouble(l.substring(prefix.length())))
                 .sum();
-    }
-
-    static RequestSpecification as(String user) {
-        return given().auth().preemptive().basic(user, ApiUsers.password(user)).urlEncodingEnabled(false);
-    }
-
-    static String enc(String segment) {
-        return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
     private static byte[] bytes(String s) {

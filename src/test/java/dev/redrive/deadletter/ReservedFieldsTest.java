@@ -1,26 +1,25 @@
 package dev.redrive.deadletter;
 
+import static dev.redrive.testing.Api.as;
+import static dev.redrive.testing.Api.enc;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
 import jakarta.inject.Inject;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.redrive.redis.RedisKeys;
 import dev.redrive.testing.ApiProfile;
 import dev.redrive.testing.Await;
-import dev.redrive.testing.RedisResource;
-import dev.redrive.testing.Streams;
+import dev.redrive.testing.Own;
+import dev.redrive.testing.TestQueue;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.vertx.mutiny.redis.client.Response;
@@ -31,42 +30,33 @@ import io.vertx.mutiny.redis.client.Response;
  * operator's running redrive by writing those fields itself.
  */
 @QuarkusTest
-@WithTestResource(RedisResource.class)
 @TestProfile(ApiProfile.class)
 class ReservedFieldsTest {
 
-    static final String STREAM = BigEntryTest.STREAM;
-    static final String DLQ = BigEntryTest.DLQ;
-    static final Duration BOUND = Duration.ofSeconds(20);
+    @Inject
+    @Own("reserved")
+    TestQueue reserved;
 
     @Inject
     RedisDataSource redis;
 
-    Streams streams;
-
-    @BeforeEach
-    void setUp() {
-        streams = new Streams(redis);
-        streams.awaitGroup(STREAM, BigEntryTest.GROUP);
-    }
-
     @Test
     void aForgedReplayCountIsNotBelieved() {
-        String id = streams.add(STREAM, Map.of("kind", "terminal", "redrive-replays", "999",
-                "replay-of", DLQ + "/1-0"));
+        String id = reserved.add(Map.of("kind", "terminal", "redrive-replays", "999",
+                "replay-of", reserved.dlq() + "/1-0"));
         StreamMessage<String, String, byte[]> parked = parked(id);
         assertEquals("0", text(parked.payload().get("replays")));
-        BigEntryTest.as("viewer").get("/dlq/" + BigEntryTest.enc(DLQ) + "/entries/" + BigEntryTest.enc(parked.id()))
+        as("viewer").get(reserved.dlqPath() + "/entries/" + enc(parked.id()))
                 .then().statusCode(200).body("replays", equalTo(0)).body("repeatOffender", equalTo(false))
                 .body("fields.redrive-replays", equalTo("999"));
     }
 
     @Test
     void aForgedRedriveTaskDoesNotCountAgainstThatRedrive() {
-        String task = RedisKeys.redriveTask(DLQ, "running-task");
+        String task = RedisKeys.redriveTask(reserved.dlq(), "running-task");
         redis.hash(String.class).hset(task, Map.of("state", "running", "failed", "0", "canary-moved", "1"));
         try {
-            String id = streams.add(STREAM, Map.of("kind", "terminal", "redrive-task", DLQ + "/running-task",
+            String id = reserved.add(Map.of("kind", "terminal", "redrive-task", reserved.dlq() + "/running-task",
                     "redrive-replays", "1"));
             parked(id);
             assertEquals("0", redis.hash(String.class).hget(task, "failed"), "the task's failed count is untouched");
@@ -82,8 +72,8 @@ class ReservedFieldsTest {
      */
     @Test
     void jobsOfSeveralRedrivesParkedTogetherCountAgainstTheirOwnTaskOnly() {
-        String taskA = RedisKeys.redriveTask(DLQ, "task-a");
-        String taskB = RedisKeys.redriveTask(DLQ, "task-b");
+        String taskA = RedisKeys.redriveTask(reserved.dlq(), "task-a");
+        String taskB = RedisKeys.redriveTask(reserved.dlq(), "task-b");
         for (String task : List.of(taskA, taskB)) {
             redis.hash(String.class).hset(task, Map.of("state", "running", "failed", "0"));
         }
@@ -97,8 +87,8 @@ class ReservedFieldsTest {
                     + "  ids[#ids + 1] = id\n"
                     + "end\n"
                     + "return ids";
-            Response ids = redis.execute("EVAL", lua, "2", STREAM, RedisKeys.replayed(DLQ), "-",
-                    DLQ + "/task-a", taskA, DLQ + "/task-a", taskA, DLQ + "/task-b", taskB, DLQ + "/task-a", "");
+            Response ids = redis.execute("EVAL", lua, "2", reserved.stream(), RedisKeys.replayed(reserved.dlq()), "-",
+                    reserved.dlq() + "/task-a", taskA, reserved.dlq() + "/task-a", taskA, reserved.dlq() + "/task-b", taskB, reserved.dlq() + "/task-a", "");
             assertEquals(4, ids.size());
             for (Response id : ids) {
                 parked(id.toString());
@@ -112,23 +102,23 @@ class ReservedFieldsTest {
 
     @Test
     void aReplayedJobThatIsDoneLeavesNothingInTheLedger() {
-        String id = streams.add(STREAM, Map.of("kind", "terminal"));
+        String id = reserved.add(Map.of("kind", "terminal"));
         StreamMessage<String, String, byte[]> parked = parked(id);
-        String newId = BigEntryTest.as("operator").contentType("application/json").body("{\"fields\":{\"kind\":\"ok\"}}")
-                .post("/dlq/" + BigEntryTest.enc(DLQ) + "/entries/" + BigEntryTest.enc(parked.id()) + "/replay")
+        String newId = as("operator").contentType("application/json").body("{\"fields\":{\"kind\":\"ok\"}}")
+                .post(reserved.dlqPath() + "/entries/" + enc(parked.id()) + "/replay")
                 .then().statusCode(201).extract().path("id");
         // Only a job that comes back needs the ledger; one that is done must not leave a field per
         // replay behind (a redrive of a million jobs would leave a million).
-        Await.until("the replayed job's ledger field to be forgotten once it is done", BOUND,
-                () -> !redis.hash(String.class).hexists(RedisKeys.replayed(DLQ), STREAM + " " + newId)
-                        && streams.pending(STREAM, BigEntryTest.GROUP) == 0);
-        assertEquals(0, redis.sortedSet(String.class).zrangebyscore(RedisKeys.replayedAt(DLQ),
+        Await.until("the replayed job's ledger field to be forgotten once it is done",
+                () -> !redis.hash(String.class).hexists(RedisKeys.replayed(reserved.dlq()), reserved.stream() + " " + newId)
+                        && reserved.pending() == 0);
+        assertEquals(0, redis.sortedSet(String.class).zrangebyscore(RedisKeys.replayedAt(reserved.dlq()),
                 io.quarkus.redis.datasource.sortedset.ScoreRange.from(Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY))
-                .stream().filter(m -> m.equals(STREAM + " " + newId)).count());
+                .stream().filter(m -> m.equals(reserved.stream() + " " + newId)).count());
     }
 
     private StreamMessage<String, String, byte[]> parked(String originId) {
-        return Await.value("job " + originId + " to be parked", BOUND, () -> streams.parked(DLQ, originId).orElse(null));
+        return Await.value("job " + originId + " to be parked", () -> reserved.parked(originId).orElse(null));
     }
 
     private static String text(byte[] value) {

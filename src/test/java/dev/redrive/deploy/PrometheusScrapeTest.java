@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.net.URL;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -22,14 +21,11 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.redrive.testing.Await;
-import dev.redrive.testing.RedisResource;
-import dev.redrive.testing.Streams;
-import dev.redrive.testing.TestConfig;
-import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.common.WithTestResource;
+import dev.redrive.testing.Own;
+import dev.redrive.testing.ScrapeProfile;
+import dev.redrive.testing.TestQueue;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 
 /**
@@ -38,70 +34,57 @@ import io.quarkus.test.junit.TestProfile;
  * and raises the dead-letter alerts once poison jobs are parked.
  */
 @QuarkusTest
-@WithTestResource(RedisResource.class)
-@TestProfile(PrometheusScrapeTest.Profile.class)
+@TestProfile(ScrapeProfile.class)
 class PrometheusScrapeTest {
 
     private static final Logger LOG = Logger.getLogger(PrometheusScrapeTest.class);
 
-    static final String QUEUE = "poison";
-    static final String DLQ = "{poison}:dlq";
     static final int POISON_JOBS = 25;
-    static final Duration BOUND = Duration.ofSeconds(30);
     /** Exported by the dead-letter API, not by the worker this test runs. */
     static final Set<String> API_METRICS = Set.of("redrive_dlq_replayed_total", "redrive_dlq_discarded_total");
-
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return TestConfig.empty().queue("poison").attempts(3).retryPoll("20ms").and()
-                    .set("redrive.gauge-interval", "200ms")
-                    .set("redrive.consumer-name", "scrape-worker").build();
-        }
-    }
 
     @TestHTTPResource(value = "/q/metrics", management = true)
     URL metrics;
 
     @Inject
-    RedisDataSource redis;
+    @Own("poison")
+    TestQueue poison;
 
     @Test
     void prometheusScrapesRedriveAndRaisesTheDeadLetterAlerts() {
         Optional<Path> binary = Tools.find("prometheus");
         assumeTrue(binary.isPresent(), Tools.missing("prometheus", "prometheus"));
-        Streams streams = new Streams(redis);
         String target = metrics.getHost() + ":" + metrics.getPort();
 
         try (PrometheusServer prometheus = new PrometheusServer(binary.get(), target,
                 dir -> AlertRules.writeRulesFile(dir, forDuration -> "1s"))) {
-            Await.until("prometheus to scrape redrive at " + target + prometheus.log(), BOUND,
+            Await.until("prometheus to scrape redrive at " + target + prometheus.log(),
                     () -> paced(() -> value(prometheus.query("up{job=\"redrive\"}")).filter(v -> v == 1).isPresent()));
             // The depth must be seen at 0 first: RedriveDeadLetterGrowing is a delta() of it.
-            Await.until("redrive_dlq_depth of queue poison at 0 in prometheus", BOUND,
+            Await.until("redrive_dlq_depth of queue poison at 0 in prometheus",
                     () -> paced(() -> value(prometheus.query("redrive_dlq_depth{queue=\"poison\"}")).filter(v -> v == 0).isPresent()));
             assertTrue(firing(prometheus, "RedriveDeadLetterNotEmpty").isEmpty(), "no dead-letter alert before any job is parked");
 
             for (int i = 0; i < POISON_JOBS; i++) {
-                streams.add(QUEUE, Map.of("kind", "terminal", "job", "poison-" + i, "payload", "{\"doc\":" + i + "}"));
+                poison.add(Map.of("kind", "terminal", "job", "poison-" + i, "payload", "{\"doc\":" + i + "}"));
             }
-            Await.until(POISON_JOBS + " jobs parked in " + DLQ, BOUND, () -> paced(() -> streams.all(DLQ).size() == POISON_JOBS));
+            Await.until(POISON_JOBS + " jobs parked in " + poison.dlq(), () -> paced(() -> poison.deadLetters().size() == POISON_JOBS));
 
             Set<String> statesSeen = new HashSet<>();
-            JsonNode notEmpty = Await.value("RedriveDeadLetterNotEmpty to fire for queue poison" + prometheus.log(), BOUND, () -> paced(() -> {
+            JsonNode notEmpty = Await.value("RedriveDeadLetterNotEmpty to fire for queue poison" + prometheus.log(), () -> paced(() -> {
                 Optional<JsonNode> alert = firing(prometheus, "RedriveDeadLetterNotEmpty");
                 alert.ifPresent(a -> statesSeen.add(a.path("state").asText()));
                 return alert.filter(a -> a.path("state").asText().equals("firing")).orElse(null);
             }));
             LOG.infof("RedriveDeadLetterNotEmpty went through states %s", statesSeen);
-            assertEquals(DLQ, notEmpty.path("labels").path("dlq").asText());
+            assertEquals(poison.dlq(), notEmpty.path("labels").path("dlq").asText());
             assertEquals("e2e", notEmpty.path("labels").path("namespace").asText());
             assertEquals("warning", notEmpty.path("labels").path("severity").asText());
             assertEquals("RUNBOOK.md#redrivedeadletternotempty", notEmpty.path("annotations").path("runbook_url").asText());
             assertTrue(notEmpty.path("annotations").path("description").asText().contains("Queue poison has " + POISON_JOBS),
                     notEmpty.path("annotations").toString());
 
-            JsonNode growing = Await.value("RedriveDeadLetterGrowing to fire for queue poison", BOUND, () -> paced(() ->
+            JsonNode growing = Await.value("RedriveDeadLetterGrowing to fire for queue poison", () -> paced(() ->
                     firing(prometheus, "RedriveDeadLetterGrowing").filter(a -> a.path("state").asText().equals("firing")).orElse(null)));
             assertEquals("critical", growing.path("labels").path("severity").asText());
 
@@ -118,10 +101,10 @@ class PrometheusScrapeTest {
     }
 
     /** The alert of that name for queue poison, pending or firing, if any. */
-    private static Optional<JsonNode> firing(PrometheusServer prometheus, String name) {
+    private Optional<JsonNode> firing(PrometheusServer prometheus, String name) {
         return prometheus.alerts().stream()
                 .filter(a -> a.path("labels").path("alertname").asText().equals(name))
-                .filter(a -> !a.path("labels").has("queue") || a.path("labels").path("queue").asText().equals(QUEUE))
+                .filter(a -> !a.path("labels").has("queue") || a.path("labels").path("queue").asText().equals(poison.stream()))
                 .findFirst();
     }
 

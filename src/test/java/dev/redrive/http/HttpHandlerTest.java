@@ -23,91 +23,80 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.redrive.testing.Await;
-import dev.redrive.testing.Downstream;
 import dev.redrive.testing.Downstream.Answer;
+import dev.redrive.testing.Downstream;
 import dev.redrive.testing.DownstreamResource;
-import dev.redrive.testing.RedisResource;
+import dev.redrive.testing.HttpProfile;
+import dev.redrive.testing.Own;
 import dev.redrive.testing.Streams;
-import dev.redrive.testing.TestConfig;
-import io.quarkus.redis.datasource.RedisDataSource;
+import dev.redrive.testing.TestQueue;
 import io.quarkus.redis.datasource.stream.StreamMessage;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 
 /** The HTTP handler's contract, against a real HTTP server and a real redis-server. */
 @QuarkusTest
-@WithTestResource(RedisResource.class)
-@WithTestResource(DownstreamResource.class)
-@TestProfile(HttpHandlerTest.Profile.class)
+@TestProfile(HttpProfile.class)
 class HttpHandlerTest {
 
-    static final Duration BOUND = Duration.ofSeconds(20);
-    static final String DLQ = "{calls}:dlq";
-
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return TestConfig.empty()
-                    .queue("calls").handler("http").attempts(3).backoff("50ms").retryPoll("20ms").set("http.timeout", "2s")
-                            .set("http.circuit-breaker.window", "1000").set("max-retry-after", "1s").and()
-                    .queue("refused").handler("http").attempts(2).backoff("10ms").retryPoll("20ms").and()
-                    // Three jobs read at once, one call at a time: the last waits for two calls first.
-                    .queue("early").handler("http").set("http.timeout", "2s").set("concurrency", "3")
-                            .set("http.bulkhead", "1").and()
-                    .queue("spare").handler("http").set("http.timeout", "2s").and()
-                    .build();
-        }
-    }
+    @Inject
+    @Own("calls")
+    TestQueue calls;
 
     @Inject
-    RedisDataSource redis;
+    @Own("refused")
+    TestQueue refused;
+
+    @Inject
+    @Own("early")
+    TestQueue early;
+
+    @Inject
+    @Own("spare")
+    TestQueue spare;
 
     Downstream downstream;
-    Streams streams;
 
     @BeforeEach
     void setUp() {
-        streams = new Streams(redis);
         downstream.reset();
     }
 
     @AfterEach
     void nothingLeftPending() {
-        Await.until("the PEL of calls to be empty", BOUND, () -> streams.pending("calls", "redrive") == 0);
+        calls.assertDrained();
     }
 
     List<Downstream.Request> callsFor(String id) {
-        return downstream.requests().stream().filter(r -> ("calls/" + id).equals(r.jobId())).toList();
+        return downstream.requests().stream().filter(r -> (calls.jobId(id)).equals(r.jobId())).toList();
     }
 
     @Test
     void postsThePayloadAsIsWithTheContractHeaders() {
         String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
-        String id = streams.add("calls", Map.of("payload", "a,b\n1,2\n", "content-type", "text/csv", "job", "import",
+        String id = calls.add(Map.of("payload", "a,b\n1,2\n", "content-type", "text/csv", "job", "import",
                 "traceparent", traceparent));
-        Await.until("the call", BOUND, () -> callsFor(id).size() == 1);
-        Await.until("the ack", BOUND, () -> streams.pending("calls", "redrive") == 0);
+        Await.until("the call", () -> callsFor(id).size() == 1);
+        Await.until("the ack", () -> calls.pending() == 0);
         Downstream.Request r = callsFor(id).get(0);
         assertEquals("/jobs", r.path());
         assertEquals("a,b\n1,2\n", new String(r.body(), StandardCharsets.UTF_8));
         assertEquals("text/csv", r.header("Content-Type"));
-        assertEquals("calls/" + id, r.header("Redrive-Job-Id"));
+        assertEquals(calls.jobId(id), r.header("Redrive-Job-Id"));
         assertEquals("calls", r.header("Redrive-Stream"));
         assertEquals("import", r.header("Redrive-Job"));
         assertEquals("1", r.header("Redrive-Attempt"));
         assertEquals("3", r.header("Redrive-Max-Attempts"));
-        assertEquals("calls/" + id, r.header("Idempotency-Key"));
+        assertEquals(calls.jobId(id), r.header("Idempotency-Key"));
         assertEquals(traceparent, r.header("traceparent"));
-        assertEquals(0, streams.parkedCount(DLQ, id));
+        assertEquals(0, calls.parkedCount(id));
     }
 
     @Test
     void withoutPayloadTheBodyIsAJsonObjectOfAllFields() throws Exception {
         byte[] binary = {(byte) 0xff, 0x00, (byte) 0xfe};
-        String id = streams.add("calls", Map.of("user", "ada", "blob", binary, "idempotency-key", "order-7"));
-        Await.until("the call", BOUND, () -> callsFor(id).size() == 1);
+        String id = calls.add(Map.of("user", "ada", "blob", binary, "idempotency-key", "order-7"));
+        Await.until("the call", () -> callsFor(id).size() == 1);
         Downstream.Request r = callsFor(id).get(0);
         assertEquals("application/json", r.header("Content-Type"));
         assertEquals("order-7", r.header("Idempotency-Key"));
@@ -122,9 +111,9 @@ class HttpHandlerTest {
     @Test
     void a4xxIsTerminalAndParkedAfterOneAttemptWithStatusAndBody() {
         downstream.respond(r -> Answer.status(422, "{\"error\":\"field 'x' missing\"}"));
-        String id = streams.add("calls", Map.of("payload", "{}"));
-        StreamMessage<String, String, byte[]> parked = Await.value("the parked job", BOUND,
-                () -> streams.parked(DLQ, id).orElse(null));
+        String id = calls.add(Map.of("payload", "{}"));
+        StreamMessage<String, String, byte[]> parked = Await.value("the parked job",
+                () -> calls.parked(id).orElse(null));
         assertEquals(1, callsFor(id).size());
         assertEquals("terminal", text(parked, "failure"));
         assertEquals("http-422", text(parked, "error-type"));
@@ -135,9 +124,9 @@ class HttpHandlerTest {
     @Test
     void a5xxIsRetriedUpToTheBudgetWithTheSameKeyThenParked() {
         downstream.respond(r -> Answer.status(503, "x".repeat(3000)));
-        String id = streams.add("calls", Map.of("payload", "{}"));
-        StreamMessage<String, String, byte[]> parked = Await.value("the parked job", BOUND,
-                () -> streams.parked(DLQ, id).orElse(null));
+        String id = calls.add(Map.of("payload", "{}"));
+        StreamMessage<String, String, byte[]> parked = Await.value("the parked job",
+                () -> calls.parked(id).orElse(null));
         List<Downstream.Request> calls = callsFor(id);
         assertEquals(List.of("1", "2", "3"), calls.stream().map(c -> c.header("Redrive-Attempt")).toList());
         assertEquals(1, calls.stream().map(c -> c.header("Idempotency-Key")).distinct().count());
@@ -153,8 +142,8 @@ class HttpHandlerTest {
         downstream.respond(r -> "1".equals(r.header("Redrive-Attempt"))
                 ? new Answer(429, "slow down", Map.of("Retry-After", "1"), 0)
                 : Answer.ok());
-        String id = streams.add("calls", Map.of("payload", "{}"));
-        Await.until("the second call", BOUND, () -> callsFor(id).size() == 2);
+        String id = calls.add(Map.of("payload", "{}"));
+        Await.until("the second call", () -> callsFor(id).size() == 2);
         List<Downstream.Request> calls = callsFor(id);
         long gap = Duration.between(calls.get(0).at(), calls.get(1).at()).toMillis();
         assertTrue(gap >= 1000, "Retry-After: 1 was honoured over the 50 ms backoff, gap " + gap + " ms");
@@ -171,10 +160,10 @@ class HttpHandlerTest {
         downstream.respond(r -> "1".equals(r.header("Redrive-Attempt"))
                 ? new Answer(429, "slow down", Map.of("Retry-After", retryAfter), 0)
                 : Answer.ok());
-        String id = streams.add("calls", Map.of("payload", "{}"));
-        Await.until("the second call, a max-retry-after after the first", BOUND, () -> callsFor(id).size() == 2);
-        Await.until("the ack", BOUND, () -> streams.pending("calls", "redrive") == 0);
-        assertEquals(0, streams.parkedCount(DLQ, id));
+        String id = calls.add(Map.of("payload", "{}"));
+        Await.until("the second call, a max-retry-after after the first", () -> callsFor(id).size() == 2);
+        Await.until("the ack", () -> calls.pending() == 0);
+        assertEquals(0, calls.parkedCount(id));
         List<Downstream.Request> calls = callsFor(id);
         long gap = Duration.between(calls.get(0).at(), calls.get(1).at()).toMillis();
         assertTrue(gap >= 1000, "the capped hint is still honoured up to the cap, gap " + gap + " ms");
@@ -191,9 +180,9 @@ class HttpHandlerTest {
     void aReplyOverTheLimitEndsTheAttemptAsTooLongWithoutReadingIt(boolean announced) {
         long gigabyte = 1L << 30;
         downstream.respond(r -> Answer.streamed(gigabyte, announced));
-        String id = streams.add("calls", Map.of("payload", "{}"));
-        StreamMessage<String, String, byte[]> parked = Await.value("the parked job", BOUND,
-                () -> streams.parked(DLQ, id).orElse(null));
+        String id = calls.add(Map.of("payload", "{}"));
+        StreamMessage<String, String, byte[]> parked = Await.value("the parked job",
+                () -> calls.parked(id).orElse(null));
         assertEquals(3, callsFor(id).size());
         assertEquals("exhausted", text(parked, "failure"));
         assertEquals("http-reply-too-long", text(parked, "error-type"));
@@ -201,29 +190,29 @@ class HttpHandlerTest {
         long written = downstream.streamedBytes();
         assertTrue(written < 3 * 64L * 1024 * 1024, "three replies cut off early, " + written + " bytes written");
         downstream.reset();
-        String next = streams.add("calls", Map.of("payload", "{}"));
-        Await.until("a job after them done", BOUND, () -> callsFor(next).size() == 1
-                && streams.pending("calls", "redrive") == 0);
-        assertEquals(0, streams.parkedCount(DLQ, next));
+        String next = calls.add(Map.of("payload", "{}"));
+        Await.until("a job after them done", () -> callsFor(next).size() == 1
+                && calls.pending() == 0);
+        assertEquals(0, calls.parkedCount(next));
     }
 
     @Test
     void aTimeoutIsTransient() {
         downstream.respond(r -> "1".equals(r.header("Redrive-Attempt")) ? new Answer(200, "", Map.of(), 6000) : Answer.ok());
-        String id = streams.add("calls", Map.of("payload", "{}"));
-        Await.until("a second attempt after the timeout", BOUND,
+        String id = calls.add(Map.of("payload", "{}"));
+        Await.until("a second attempt after the timeout",
                 () -> callsFor(id).stream().anyMatch(c -> "2".equals(c.header("Redrive-Attempt"))));
-        Await.until("the ack", BOUND, () -> streams.pending("calls", "redrive") == 0);
-        assertEquals(0, streams.parkedCount(DLQ, id));
+        Await.until("the ack", () -> calls.pending() == 0);
+        assertEquals(0, calls.parkedCount(id));
     }
 
     @Test
     void aJobWhoseEveryCallOverrunsItsLimitIsParkedAsExhaustedTimeouts() {
         downstream.respond(r -> "slow".equals(new String(r.body(), StandardCharsets.UTF_8))
                 ? new Answer(200, "", Map.of(), 4000) : Answer.ok());
-        String id = streams.add("calls", Map.of("payload", "slow"));
-        StreamMessage<String, String, byte[]> parked = Await.value("the parked job", BOUND,
-                () -> streams.parked(DLQ, id).orElse(null));
+        String id = calls.add(Map.of("payload", "slow"));
+        StreamMessage<String, String, byte[]> parked = Await.value("the parked job",
+                () -> calls.parked(id).orElse(null));
         assertEquals("exhausted", text(parked, "failure"));
         assertEquals("timeout", text(parked, "error-type"));
         assertEquals("3", text(parked, "attempts"));
@@ -236,14 +225,14 @@ class HttpHandlerTest {
         // the one slot before its call starts. Counted from the wait, its budget would run out
         // during its call, and an attempt would be spent on a job that was answered.
         downstream.respond(r -> isEarly(r) ? new Answer(200, "", Map.of(), 900) : Answer.ok());
-        List<String> ids = List.of(streams.add("early", Map.of("payload", "1")),
-                streams.add("early", Map.of("payload", "2")), streams.add("early", Map.of("payload", "3")));
-        Await.until("the three jobs done", BOUND, () -> streams.pending("early", "redrive") == 0
+        List<String> ids = List.of(early.add(Map.of("payload", "1")),
+                early.add(Map.of("payload", "2")), early.add(Map.of("payload", "3")));
+        Await.until("the three jobs done", () -> early.pending() == 0
                 && downstream.requests().stream().filter(HttpHandlerTest::isEarly).count() >= 3);
         List<Downstream.Request> calls = downstream.requests().stream().filter(HttpHandlerTest::isEarly).toList();
         assertEquals(3, calls.size(), "one call per job");
         calls.forEach(c -> assertEquals("1", c.header("Redrive-Attempt"), c.jobId() + " was called on attempt 1 only"));
-        ids.forEach(id -> assertEquals(0, streams.parkedCount("{early}:dlq", id)));
+        ids.forEach(id -> assertEquals(0, early.parkedCount(id)));
     }
 
     static boolean isEarly(Downstream.Request r) {
@@ -252,14 +241,14 @@ class HttpHandlerTest {
 
     @Test
     void aRefusedConnectionIsTransientAndParkedWhenTheBudgetIsSpent() {
-        String id = streams.add("refused", Map.of("payload", "{}"));
-        StreamMessage<String, String, byte[]> parked = Await.value("the parked job", BOUND,
-                () -> streams.parked("{refused}:dlq", id).orElse(null));
+        String id = refused.add(Map.of("payload", "{}"));
+        StreamMessage<String, String, byte[]> parked = Await.value("the parked job",
+                () -> refused.parked(id).orElse(null));
         assertEquals("exhausted", text(parked, "failure"));
         assertEquals("http-connect", text(parked, "error-type"));
         assertEquals("2", text(parked, "attempts"));
         assertTrue(text(parked, "reason").startsWith("POST http://127.0.0.1:"), text(parked, "reason"));
-        Await.until("the refused PEL to be empty", BOUND, () -> streams.pending("refused", "redrive") == 0);
+        Await.until("the refused PEL to be empty", () -> refused.pending() == 0);
     }
 
     @Test
@@ -267,9 +256,9 @@ class HttpHandlerTest {
         downstream.respond(r -> Answer.status(401, "no token"));
         byte[] big = new byte[2 * 1024 * 1024];
         java.util.Arrays.fill(big, (byte) 'x');
-        String id = streams.add("early", Map.of("payload", big));
-        StreamMessage<String, String, byte[]> parked = Await.value("the refused job to be parked", BOUND,
-                () -> streams.parked("{early}:dlq", id).orElse(null));
+        String id = early.add(Map.of("payload", big));
+        StreamMessage<String, String, byte[]> parked = Await.value("the refused job to be parked",
+                () -> early.parked(id).orElse(null));
         assertEquals("http-401", text(parked, "error-type"), text(parked, "reason"));
         assertEquals("terminal", text(parked, "failure"));
     }
@@ -285,11 +274,11 @@ class HttpHandlerTest {
         try {
             List<String> ids = new java.util.ArrayList<>();
             for (int i = 0; i < 20; i++) {
-                ids.add(streams.add("spare", Map.of("payload", i % 2 == 0 ? "{\"n\":" + i + "}" : "x".repeat(512 * 1024))));
+                ids.add(spare.add(Map.of("payload", i % 2 == 0 ? "{\"n\":" + i + "}" : "x".repeat(512 * 1024))));
             }
-            Await.until("the spare queue to settle", BOUND, () -> streams.pending("spare", "redrive") == 0);
+            Await.until("the spare queue to settle", () -> spare.pending() == 0);
             for (String id : ids) {
-                assertEquals(0, streams.parkedCount("{spare}:dlq", id), "job " + id + " completed");
+                assertEquals(0, spare.parkedCount(id), "job " + id + " completed");
             }
         } finally {
             server.closeAndAwait();

@@ -3,7 +3,6 @@ package dev.redrive.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -15,17 +14,13 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import dev.redrive.testing.Await;
-import dev.redrive.testing.Downstream;
 import dev.redrive.testing.Downstream.Answer;
-import dev.redrive.testing.DownstreamResource;
-import dev.redrive.testing.RedisResource;
-import dev.redrive.testing.Streams;
-import dev.redrive.testing.TestConfig;
+import dev.redrive.testing.Downstream;
+import dev.redrive.testing.HttpProfile;
+import dev.redrive.testing.Own;
+import dev.redrive.testing.TestQueue;
 import dev.redrive.worker.Workers;
-import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 
 /**
@@ -33,30 +28,16 @@ import io.quarkus.test.junit.TestProfile;
  * job tests the water after each breaker delay, and when the provider is back everything is done.
  */
 @QuarkusTest
-@WithTestResource(RedisResource.class)
-@WithTestResource(DownstreamResource.class)
-@TestProfile(ProviderOutageTest.Profile.class)
+@TestProfile(HttpProfile.class)
 class ProviderOutageTest {
 
     static final int BACKLOG = 1000;
     /** How long the outage lasts, in breaker delays: each ends with one probe, which fails. */
     static final int PROBES = 10;
 
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return TestConfig.empty()
-                    .queue("calls").handler("http").attempts(3).backoff("100ms").retryPoll("20ms").set("concurrency", "16")
-                            .set("http.circuit-breaker.window", "10").set("http.circuit-breaker.failure-ratio", "0.5")
-                            // short, so the outage spans many breaker cycles in little time
-                            .set("http.circuit-breaker.delay", "200ms").and()
-                    .queue("refused").handler("demo").and()
-                    .build();
-        }
-    }
-
     @Inject
-    RedisDataSource redis;
+    @Own("outage")
+    TestQueue outage;
 
     @Inject
     Workers workers;
@@ -65,7 +46,6 @@ class ProviderOutageTest {
 
     @Test
     void anOutageWithABacklogEndsWithEveryJobDoneAndOnlyFailedProbesParked() {
-        Streams streams = new Streams(redis);
         AtomicBoolean down = new AtomicBoolean(true);
         AtomicInteger failedCalls = new AtomicInteger();
         AtomicInteger failedWhilePaused = new AtomicInteger();
@@ -73,7 +53,7 @@ class ProviderOutageTest {
         downstream.respond(r -> {
             if (down.get()) {
                 failedCalls.incrementAndGet();
-                if (Boolean.TRUE.equals(workers.pausedByQueue().get("calls"))) {
+                if (Boolean.TRUE.equals(workers.pausedByQueue().get("outage"))) {
                     failedWhilePaused.incrementAndGet(); // a probe
                 }
                 return Answer.status(503, "provider down");
@@ -81,22 +61,22 @@ class ProviderOutageTest {
             completed.add(r.jobId());
             return Answer.ok();
         });
-        Await.until("the queue to start", Duration.ofSeconds(20), () -> workers.pausedByQueue().containsKey("calls"));
+        Await.until("the queue to start", () -> workers.pausedByQueue().containsKey("outage"));
         Set<String> ids = new HashSet<>();
         for (int i = 0; i < BACKLOG; i++) {
-            ids.add("calls/" + streams.add("calls", Map.of("payload", "{\"n\":" + i + "}")));
+            ids.add(outage.jobId(outage.add(Map.of("payload", "{\"n\":" + i + "}"))));
         }
-        Await.until("the queue to pause", Duration.ofSeconds(20),
-                () -> Boolean.TRUE.equals(workers.pausedByQueue().get("calls")));
-        Await.until(PROBES + " probes to fail while the queue is paused", Duration.ofSeconds(30),
+        Await.until("the queue to pause",
+                () -> Boolean.TRUE.equals(workers.pausedByQueue().get("outage")));
+        Await.until(PROBES + " probes to fail while the queue is paused",
                 () -> failedWhilePaused.get() >= PROBES);
         int callsDuringOutage = failedCalls.get();
         down.set(false);
 
-        Await.until("every job to be done or parked", Duration.ofSeconds(60),
-                () -> completed.size() + streams.all("{calls}:dlq").size() >= BACKLOG
-                        && streams.pending("calls", "redrive") == 0);
-        long parked = streams.all("{calls}:dlq").size();
+        Await.until("every job to be done or parked",
+                () -> completed.size() + outage.deadLetters().size() >= BACKLOG
+                        && outage.pending() == 0);
+        long parked = outage.deadLetters().size();
         assertEquals(BACKLOG, completed.size() + parked, "every job done or parked, none lost");
         assertTrue(ids.containsAll(completed));
         assertTrue(parked <= failedWhilePaused.get(), parked + " parked, but only " + failedWhilePaused.get()

@@ -3,19 +3,14 @@ package dev.redrive.redis;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
-import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 
 import dev.redrive.testing.Await;
 import dev.redrive.testing.FreezingProxy;
-import dev.redrive.testing.FreezingProxyResource;
+import dev.redrive.testing.FrozenProfile;
 import dev.redrive.testing.RawRedis;
-import dev.redrive.testing.TestConfig;
-import io.quarkus.test.common.WithTestResource;
+import dev.redrive.testing.RedisResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.vertx.redis.client.Response;
 
@@ -27,38 +22,26 @@ import io.vertx.redis.client.Response;
  * TCP itself gives up, and every job read after the freeze stays pending.
  */
 @QuarkusTest
-@WithTestResource(FreezingProxyResource.class)
-@TestProfile(FrozenConnectionTest.Profile.class)
+@TestProfile(FrozenProfile.class)
 class FrozenConnectionTest {
 
-    static final String STREAM = "frz";
-    static final Duration BOUND = Duration.ofSeconds(60);
-
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return TestConfig.empty().queue(STREAM).handler("noop").set("block", "1s")
-                    // a job whose ack was lost with a frozen connection runs again after this
-                    .set("visibility-timeout", "3s").and()
-                    .set("quarkus.redis.tcp.read-idle-timeout", "4s")
-                    .build();
-        }
-    }
+    /** Read straight from the server (the service's own connections are the ones that freeze). */
+    static final String STREAM = FrozenProfile.QUEUE;
 
     @Test
     void aQueueWhoseConnectionsFreezeWorksOnOverNewOnes() throws Exception {
-        FreezingProxy proxy = FreezingProxyResource.proxy();
-        try (RawRedis redis = new RawRedis(FreezingProxyResource.server())) {
-            Await.until("the group to be in place", BOUND, () -> groups(redis) == 1);
+        FreezingProxy proxy = RedisResource.proxy();
+        try (RawRedis redis = new RawRedis(RedisResource.server())) {
+            Await.until("the group to be in place", () -> groups(redis) == 1);
             add(redis, 20);
-            Await.until("the first 20 jobs to be done", BOUND, () -> done(redis, 20));
+            Await.until("the first 20 jobs to be done", () -> done(redis, 20));
 
             int frozen = proxy.freeze();
             assertTrue(frozen > 0, "the service had connections open");
             add(redis, 20);
-            Await.until("every job, the 20 added after the freeze too, to be read and acked", BOUND,
+            Await.until("every job, the 20 added after the freeze too, to be read and acked",
                     () -> done(redis, 40));
-            Await.until("the frozen connections to be given up", BOUND, () -> proxy.frozenOpen() == 0);
+            Await.until("the frozen connections to be given up", () -> proxy.frozenOpen() == 0);
             assertEquals(0, pending(redis));
         }
     }

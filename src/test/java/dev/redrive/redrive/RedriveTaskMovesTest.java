@@ -14,9 +14,7 @@ import dev.redrive.config.RedriveConfig;
 import dev.redrive.deadletter.EntryFilter;
 import dev.redrive.redis.RedisKeys;
 import dev.redrive.testing.ApiProfile;
-import dev.redrive.testing.RedisResource;
 import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 
@@ -27,7 +25,6 @@ import io.quarkus.test.junit.TestProfile;
  * after a cancel brought the task back and its steps went on moving entries.
  */
 @QuarkusTest
-@WithTestResource(RedisResource.class)
 @TestProfile(ApiProfile.class)
 class RedriveTaskMovesTest {
 

@@ -7,9 +7,12 @@ import java.util.stream.Stream;
 import io.quarkus.test.junit.QuarkusTestProfile;
 
 /**
- * One Quarkus boot for the API tests whose queues don't clash: each class has its own queues and
- * dead-letter streams (jobs, gen, invoices and mails, big and other), so they share the service
- * and its Redis, and assert on their own streams or on differences, never on totals.
+ * One Quarkus boot for the API and console tests whose settings don't clash: each class has its own
+ * queues and dead-letter streams (jobs: RedriveApiTest; props: ProposalApiTest; agent:
+ * McpServerTest; closed: FailClosedInputTest; gen: FilterAgreementTest; invoices and mails:
+ * SharedDeadLetterStreamTest; big and other: BigEntryTest; reserved: ReservedFieldsTest; shop, desk,
+ * till and amb: the console tests and AmbiguousRequestsTest; jwt and mcpjwt: JwtAuthTest and
+ * McpJwtTest, with tokens of {@link JwtIssuer}), so they share the service and its Redis, and assert on their own streams.
  */
 public class ApiProfile implements QuarkusTestProfile {
 
@@ -17,8 +20,8 @@ public class ApiProfile implements QuarkusTestProfile {
     public static final List<String> GEN_ORIGINS = List.of("{gen}a", "{gen}b", "{gen}c");
     /** Streams RedriveApiTest redrives into, which no worker reads: replayed jobs stay there to be counted. */
     public static final List<String> REDRIVE_TARGETS = List.of("{jobs}pace", "{jobs}fast", "{jobs}cancel",
-            "{jobs}restart", "{jobs}dry", "{jobs}pick", "{jobs}canary", "{jobs}overlap", "{jobs}odd", "{jobs}proposed",
-            "{jobs}approved", "{jobs}agent", "{jobs}wrongtype", "{jobs}beside", "{jobs}stuck");
+            "{jobs}restart", "{jobs}dry", "{jobs}canary", "{jobs}overlap", "{jobs}odd", "{jobs}wrongtype", "{jobs}beside",
+            "{jobs}stuck", "{jobs}pick", "{props}proposed", "{props}approved", "{agent}back", "{closed}pick", "{mcpjwt}parked");
     /** Snapshot fields the console masks in this boot. */
     public static final String REDACTED = "card,token";
     /** The consumer and runner name of this boot. */
@@ -31,13 +34,16 @@ public class ApiProfile implements QuarkusTestProfile {
                 .queue("gen").and()
                 .queue("invoices").set("dlq", "dead-letters").and()
                 .queue("mails").set("dlq", "dead-letters").and();
-        for (String big : List.of("big", "other")) {
+        c.queue("props").attempts(1).and().queue("agent").attempts(1).and().queue("closed").attempts(1).and()
+                .queue("jwt").handler("demo").and().queue("mcpjwt").handler("demo");
+        for (String big : List.of("big", "other", "reserved")) {
             c.queue(big).attempts(1).retryPoll("20ms").set("visibility-timeout", "1s");
         }
         c.queue("shop").handler("fixable").attempts(1);
         // A dead-letter stream whose name needs no escaping, so plain HTTP tests can spell its paths.
         c.queue("desk").handler("fixable").attempts(1).set("dlq", "desk-dead");
         c.queue("till").handler("fixable").attempts(1).set("dlq", "till-dead");
+        c.queue("amb").handler("fixable").attempts(1).set("dlq", "amb-dead");
         return c.set("redrive.replay.allowed-streams",
                         String.join(",", Stream.concat(REDRIVE_TARGETS.stream(), GEN_ORIGINS.stream()).toList()))
                 .set("redrive.replay.automation-enabled", "true")
@@ -49,5 +55,10 @@ public class ApiProfile implements QuarkusTestProfile {
                 // Long enough that a lockout outlasts the requests a test makes during it (ThrottledLoginsTest steps the clock past it).
                 .set("redrive.logins.lockout", "30s")
                 .build();
+    }
+
+    @Override
+    public List<TestResourceEntry> testResources() {
+        return List.of(new TestResourceEntry(RedisResource.class), new TestResourceEntry(JwtIssuer.class));
     }
 }

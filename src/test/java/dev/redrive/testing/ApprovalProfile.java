@@ -1,13 +1,16 @@
 package dev.redrive.testing;
 
+import java.util.List;
 import java.util.Map;
 
 import io.quarkus.test.junit.QuarkusTestProfile;
 
 /**
- * A boot where every bulk redrive needs a second person's approval
- * (redrive.redrives.require-approval) and agents are allowed to redrive, which the approval rule
- * overrides: for the tests of both rules together.
+ * A boot where agents may not replay single entries (redrive.replay.automation-enabled, off as it
+ * ships) and every bulk redrive needs a second person's approval (redrive.redrives.require-approval)
+ * though agents are allowed to redrive, which the approval rule overrides. Queue appr is
+ * ApprovalRequiredTest's; queue jobs, with two attempts, a repeat offender after two replays and
+ * replay bodies of 4 KiB at most, is DeadLetterApiTest's.
  */
 public class ApprovalProfile implements QuarkusTestProfile {
 
@@ -20,10 +23,19 @@ public class ApprovalProfile implements QuarkusTestProfile {
     public Map<String, String> getConfigOverrides() {
         return TestConfig.withApiUsers()
                 .queue("appr").attempts(1).and()
+                .queue("jobs").attempts(2).backoff("50ms").retryPoll("20ms").and()
                 .set("redrive.replay.allowed-streams", TARGET)
+                .set("redrive.replay.automation-enabled", "false")
+                .set("redrive.replay.repeat-offender-after", "2")
+                .set("redrive.replay.max-body-bytes", "4096")
                 .set("redrive.redrives.require-approval", "true")
                 .set("redrive.agents.may-redrive", "true")
                 .set("redrive.consumer-name", "approval-worker")
                 .build();
+    }
+
+    @Override
+    public List<TestResourceEntry> testResources() {
+        return List.of(new TestResourceEntry(RedisResource.class));
     }
 }

@@ -10,7 +10,21 @@ import java.util.function.Supplier;
  */
 public final class Await {
 
+    /**
+     * How long any test waits for an outcome: long enough for a loaded build machine, and only
+     * ever reached when something is broken.
+     */
+    public static final Duration BOUND = Duration.ofSeconds(60);
+
     private Await() {
+    }
+
+    public static void until(String what, BooleanSupplier condition) {
+        until(what, BOUND, condition);
+    }
+
+    public static <T> T value(String what, Supplier<T> probe) {
+        return value(what, BOUND, probe);
     }
 
     public static void until(String what, Duration bound, BooleanSupplier condition) {

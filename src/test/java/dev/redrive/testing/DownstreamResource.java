@@ -5,7 +5,8 @@ import java.util.Map;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 /**
- * Starts a {@link Downstream} HTTP server and points queue {@code calls} at it; a closed port
+ * Starts a {@link Downstream} HTTP server and points queues {@code calls}, {@code early} and
+ * {@code outage} at it; a closed port
  * stands in for a provider that is down ({@code refused} queue). The server is injected into
  * the test's {@code Downstream} field.
  */
@@ -20,6 +21,7 @@ public class DownstreamResource implements QuarkusTestResourceLifecycleManager {
         downstream = new Downstream(RedisServer.freePort());
         return Map.of("redrive.queues.calls.http.url", downstream.url("/jobs"),
                 "redrive.queues.early.http.url", downstream.url("/early"),
+                "redrive.queues.outage.http.url", downstream.url("/outage"),
                 "redrive.queues.spare.http.url", "http://127.0.0.1:" + SPARE_PORT + "/jobs",
                 "redrive.queues.refused.http.url", "http://127.0.0.1:" + RedisServer.freePort() + "/jobs");
     }

@@ -67,7 +67,7 @@ public final class Streams {
 
     /** Waits until redrive has created the group (it does so at start, asynchronously). */
     public void awaitGroup(String stream, String group) {
-        Await.until("group " + group + " on " + stream, java.time.Duration.ofSeconds(20), () -> {
+        Await.until("group " + group + " on " + stream, () -> {
             try {
                 pending(stream, group);
                 return true;

@@ -1,5 +1,6 @@
 package dev.redrive.testing;
 
+import java.util.List;
 import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -28,6 +29,11 @@ public class TracingProfile implements QuarkusTestProfile {
                 .set("quarkus.otel.sdk.disabled", "false")
                 .set("quarkus.otel.simple", "true")
                 .build();
+    }
+
+    @Override
+    public List<TestResourceEntry> testResources() {
+        return List.of(new TestResourceEntry(RedisResource.class), new TestResourceEntry(DownstreamResource.class));
     }
 
     /**

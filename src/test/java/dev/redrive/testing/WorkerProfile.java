@@ -1,5 +1,6 @@
 package dev.redrive.testing;
 
+import java.util.List;
 import java.util.Map;
 
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -34,6 +35,11 @@ public class WorkerProfile implements QuarkusTestProfile {
         watch(c, "legacy", "legacy", "node-workers", 2);
         watch(c, "thumbs", "images", "php-workers", 1);
         return c.build();
+    }
+
+    @Override
+    public List<TestResourceEntry> testResources() {
+        return List.of(new TestResourceEntry(RedisResource.class));
     }
 
     private static void watch(TestConfig c, String name, String stream, String group, int maxReceiveCount) {

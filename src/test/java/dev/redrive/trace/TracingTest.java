@@ -1,14 +1,13 @@
 package dev.redrive.trace;
 
 import static io.restassured.RestAssured.given;
+import static dev.redrive.testing.Api.as;
+import static dev.redrive.testing.Api.enc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -20,17 +19,15 @@ import java.util.stream.Collectors;
 import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.ConfigProvider;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.redrive.redis.RedisKeys;
-import dev.redrive.testing.ApiUsers;
 import dev.redrive.testing.Await;
 import dev.redrive.testing.Downstream;
-import dev.redrive.testing.DownstreamResource;
-import dev.redrive.testing.RedisResource;
+import dev.redrive.testing.Own;
 import dev.redrive.testing.ScriptedHandler;
 import dev.redrive.testing.Streams;
+import dev.redrive.testing.TestQueue;
 import dev.redrive.testing.TracingProfile;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanContext;
@@ -41,10 +38,8 @@ import io.opentelemetry.sdk.trace.data.LinkData;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import io.restassured.specification.RequestSpecification;
 import io.smallrye.common.annotation.Identifier;
 
 /**
@@ -52,18 +47,21 @@ import io.smallrye.common.annotation.Identifier;
  * OpenTelemetry SDK's in-memory exporter (README, "Tracing").
  */
 @QuarkusTest
-@WithTestResource(RedisResource.class)
-@WithTestResource(DownstreamResource.class)
 @TestProfile(TracingProfile.class)
 class TracingTest {
 
-    static final Duration BOUND = Duration.ofSeconds(20);
-    static final String STREAM = "traced";
-    static final String DLQ = "{traced}:dlq";
     static final AttributeKey<String> MESSAGE_ID = AttributeKey.stringKey("messaging.message.id");
     static final AttributeKey<Long> ATTEMPT = AttributeKey.longKey("redrive.job.attempt");
     static final AttributeKey<String> OUTCOME = AttributeKey.stringKey("redrive.job.outcome");
     static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
+
+    @Inject
+    @Own("traced")
+    TestQueue traced;
+
+    @Inject
+    @Own("calls")
+    TestQueue calls;
 
     @Inject
     RedisDataSource redis;
@@ -77,23 +75,14 @@ class TracingTest {
 
     Downstream downstream;
 
-    Streams streams;
-
-    @BeforeEach
-    void setUp() {
-        streams = new Streams(redis);
-        streams.awaitGroup(STREAM, "redrive");
-        streams.awaitGroup("calls", "redrive");
-    }
-
     @Test
     void aJobThatFailsTwiceGivesThreeAttemptSpansTheFirstInTheProducersTrace() {
         SpanContext producer = producer();
-        String id = streams.add(STREAM, Map.of("kind", "flaky:2", "traceparent", Traceparent.of(producer)));
-        List<SpanData> spans = attempts(STREAM, id, 3);
+        String id = traced.add(Map.of("kind", "flaky:2", "traceparent", Traceparent.of(producer)));
+        List<SpanData> spans = attempts(traced.stream(), id, 3);
 
         SpanData first = spans.get(0);
-        assertEquals("process " + STREAM, first.getName());
+        assertEquals("process " + traced.stream(), first.getName());
         assertEquals(SpanKind.CONSUMER, first.getKind());
         assertEquals(producer.getTraceId(), first.getTraceId(), "the first attempt joins the producer's trace");
         assertEquals(producer.getSpanId(), first.getParentSpanId(), "as a child of the producer's span");
@@ -102,7 +91,7 @@ class TracingTest {
         assertEquals("java.lang.IllegalStateException", first.getAttributes().get(ERROR_TYPE));
         assertEquals(StatusCode.ERROR, first.getStatus().getStatusCode());
         assertEquals("redis", first.getAttributes().get(AttributeKey.stringKey("messaging.system")));
-        assertEquals(STREAM, first.getAttributes().get(AttributeKey.stringKey("messaging.destination.name")));
+        assertEquals(traced.stream(), first.getAttributes().get(AttributeKey.stringKey("messaging.destination.name")));
         assertEquals("redrive", first.getAttributes().get(AttributeKey.stringKey("messaging.consumer.group.name")));
         assertEquals(3L, first.getAttributes().get(AttributeKey.longKey("redrive.job.max_attempts")));
 
@@ -117,7 +106,7 @@ class TracingTest {
         assertEquals("done", spans.get(2).getAttributes().get(OUTCOME));
         assertEquals(StatusCode.UNSET, spans.get(2).getStatus().getStatusCode());
 
-        List<ScriptedHandler.Attempt> seen = handler.attemptsOf(STREAM + "/" + id);
+        List<ScriptedHandler.Attempt> seen = handler.attemptsOf(traced.jobId(id));
         for (int i = 0; i < 3; i++) {
             assertEquals(spans.get(i).getSpanContext().getSpanId(), seen.get(i).currentSpan().getSpanId(),
                     "attempt " + (i + 1) + "'s span is current in the handler");
@@ -128,36 +117,36 @@ class TracingTest {
 
     @Test
     void aParkedRecordHoldsItsLastAttemptsTraceAndTheMetricsNameItAsExemplar() {
-        String id = streams.add(STREAM, Map.of("kind", "poison", "traceparent", Traceparent.of(producer())));
-        StreamMessage<String, String, byte[]> parked = Await.value("the poison job to be parked", BOUND,
-                () -> streams.parked(DLQ, id).orElse(null));
-        List<SpanData> spans = attempts(STREAM, id, 3);
+        String id = traced.add(Map.of("kind", "poison", "traceparent", Traceparent.of(producer())));
+        StreamMessage<String, String, byte[]> parked = Await.value("the poison job to be parked",
+                () -> traced.parked(id).orElse(null));
+        List<SpanData> spans = attempts(traced.stream(), id, 3);
         SpanData last = spans.get(2);
         assertEquals("parked", last.getAttributes().get(OUTCOME));
         assertEquals(Traceparent.of(last.getSpanContext()), Streams.text(parked.payload().get("last-attempt-trace")));
 
-        Set<String> traced = exporter.getFinishedSpanItems().stream()
-                .filter(s -> s.getName().equals("process " + STREAM)).map(SpanData::getTraceId).collect(Collectors.toSet());
+        Set<String> traces = exporter.getFinishedSpanItems().stream()
+                .filter(s -> s.getName().equals("process " + this.traced.stream())).map(SpanData::getTraceId).collect(Collectors.toSet());
         String metrics = openMetrics();
         String histogram = exemplarTrace(metrics, "redrive_handler_duration_seconds_bucket\\{[^}]*queue=\"traced\"[^}]*\\}");
-        assertTrue(traced.contains(histogram), "the duration histogram's exemplar is an attempt of the queue: " + histogram);
+        assertTrue(traces.contains(histogram), "the duration histogram's exemplar is an attempt of the queue: " + histogram);
         String counter = exemplarTrace(metrics, "redrive_jobs_dead_lettered_total\\{[^}]*queue=\"traced\"[^}]*\\}");
         assertEquals(last.getTraceId(), counter, "the parked counter's exemplar is the parking attempt");
     }
 
     @Test
     void aReplayIsASpanLinkedToTheParkedAttemptAndTheReplayedJobLinksToIt() {
-        String id = streams.add(STREAM, Map.of("kind", "terminal", "traceparent", Traceparent.of(producer())));
-        StreamMessage<String, String, byte[]> parked = Await.value("the terminal job to be parked", BOUND,
-                () -> streams.parked(DLQ, id).orElse(null));
+        String id = traced.add(Map.of("kind", "terminal", "traceparent", Traceparent.of(producer())));
+        StreamMessage<String, String, byte[]> parked = Await.value("the terminal job to be parked",
+                () -> traced.parked(id).orElse(null));
         SpanContext parkedAttempt = Traceparent.parse(Streams.text(parked.payload().get("last-attempt-trace")));
 
-        String newId = operator().contentType("application/json").body("{\"fields\": {\"kind\": \"ok\"}}")
-                .post("/dlq/" + enc(DLQ) + "/entries/" + enc(parked.id()) + "/replay")
+        String newId = as("operator").contentType("application/json").body("{\"fields\": {\"kind\": \"ok\"}}")
+                .post(traced.dlqPath() + "/entries/" + enc(parked.id()) + "/replay")
                 .then().statusCode(201).extract().path("id");
 
-        SpanData replay = Await.value("the replay span", BOUND, () -> exporter.getFinishedSpanItems().stream()
-                .filter(s -> s.getName().equals("replay " + DLQ)
+        SpanData replay = Await.value("the replay span", () -> exporter.getFinishedSpanItems().stream()
+                .filter(s -> s.getName().equals("replay " + traced.dlq())
                         && parked.id().equals(s.getAttributes().get(AttributeKey.stringKey("redrive.dlq.entry_id"))))
                 .findFirst().orElse(null));
         assertEquals(List.of(parkedAttempt.getTraceId() + "/" + parkedAttempt.getSpanId()), links(replay),
@@ -165,19 +154,19 @@ class TracingTest {
         assertTrue(exporter.getFinishedSpanItems().stream().anyMatch(s -> s.getKind() == SpanKind.SERVER
                 && s.getSpanId().equals(replay.getParentSpanId())), "the replay is a child of the API request's span");
 
-        StreamMessage<String, String, byte[]> entry = streams.all(STREAM).stream().filter(m -> m.id().equals(newId))
+        StreamMessage<String, String, byte[]> entry = traced.entries().stream().filter(m -> m.id().equals(newId))
                 .findFirst().orElseThrow();
         assertEquals(Traceparent.of(replay.getSpanContext()), Streams.text(entry.payload().get("traceparent")),
                 "the replayed entry carries the replay's traceparent");
 
-        SpanData attempt = attempts(STREAM, newId, 1).get(0);
+        SpanData attempt = attempts(traced.stream(), newId, 1).get(0);
         assertNotEquals(replay.getTraceId(), attempt.getTraceId(), "the replayed job's attempt is a trace of its own");
         assertFalse(attempt.getParentSpanContext().isValid());
         assertEquals(List.of(replay.getTraceId() + "/" + replay.getSpanId()), links(attempt),
                 "the replayed job's first attempt links back to the replay");
 
         List<StreamMessage<String, String, String>> audit = redis.stream(String.class, String.class, String.class)
-                .xrange(RedisKeys.audit(DLQ), io.quarkus.redis.datasource.stream.StreamRange.of("-", "+"));
+                .xrange(RedisKeys.audit(traced.dlq()), io.quarkus.redis.datasource.stream.StreamRange.of("-", "+"));
         assertTrue(audit.stream().anyMatch(a -> parked.id().equals(a.payload().get("dlq-id"))
                 && replay.getTraceId().equals(a.payload().get("trace-id"))), "the audit line carries the replay's trace id: "
                 + audit.stream().map(a -> a.payload().toString()).toList());
@@ -187,29 +176,29 @@ class TracingTest {
     void aRedriveStepIsASpanLinkedToTheParkedAttemptsItMoves() {
         List<StreamMessage<String, String, byte[]>> parked = new java.util.ArrayList<>();
         for (int i = 0; i < 2; i++) {
-            String id = streams.add(STREAM, Map.of("kind", "terminal", "traceparent", Traceparent.of(producer())));
-            parked.add(Await.value("job " + id + " to be parked", BOUND, () -> streams.parked(DLQ, id).orElse(null)));
+            String id = traced.add(Map.of("kind", "terminal", "traceparent", Traceparent.of(producer())));
+            parked.add(Await.value("job " + id + " to be parked", () -> traced.parked(id).orElse(null)));
         }
         String ids = parked.stream().map(m -> "\"" + m.id() + "\"").collect(Collectors.joining(","));
-        String task = operator().contentType("application/json").body("{\"filter\": {\"ids\": [" + ids + "]}}")
-                .post("/dlq/" + enc(DLQ) + "/redrives").then().statusCode(202).extract().path("id");
+        String task = as("operator").contentType("application/json").body("{\"filter\": {\"ids\": [" + ids + "]}}")
+                .post(traced.dlqPath() + "/redrives").then().statusCode(202).extract().path("id");
 
-        SpanData step = Await.value("the redrive step's span", BOUND, () -> exporter.getFinishedSpanItems().stream()
-                .filter(s -> s.getName().equals("redrive " + DLQ)
+        SpanData step = Await.value("the redrive step's span", () -> exporter.getFinishedSpanItems().stream()
+                .filter(s -> s.getName().equals("redrive " + traced.dlq())
                         && task.equals(s.getAttributes().get(AttributeKey.stringKey("redrive.redrive.task")))
                         && Long.valueOf(2).equals(s.getAttributes().get(AttributeKey.longKey("redrive.replayed"))))
                 .findFirst().orElse(null));
         assertEquals(parked.stream().map(m -> Traceparent.parse(Streams.text(m.payload().get("last-attempt-trace"))))
                 .map(c -> c.getTraceId() + "/" + c.getSpanId()).sorted().toList(), links(step).stream().sorted().toList(),
                 "the step links to the last attempt of each job it moved");
-        List<StreamMessage<String, String, byte[]>> moved = streams.all(STREAM).stream()
+        List<StreamMessage<String, String, byte[]>> moved = traced.entries().stream()
                 .filter(m -> m.payload().containsKey("redrive-task")).filter(m -> parked.stream()
-                        .anyMatch(p -> (DLQ + "/" + p.id()).equals(Streams.text(m.payload().get("replay-of"))))).toList();
+                        .anyMatch(p -> (traced.dlq() + "/" + p.id()).equals(Streams.text(m.payload().get("replay-of"))))).toList();
         assertEquals(2, moved.size());
         moved.forEach(m -> assertEquals(Traceparent.of(step.getSpanContext()), Streams.text(m.payload().get("traceparent")),
                 "each moved entry carries the step's traceparent"));
         List<StreamMessage<String, String, String>> audit = redis.stream(String.class, String.class, String.class)
-                .xrange(RedisKeys.audit(DLQ), io.quarkus.redis.datasource.stream.StreamRange.of("-", "+"));
+                .xrange(RedisKeys.audit(traced.dlq()), io.quarkus.redis.datasource.stream.StreamRange.of("-", "+"));
         assertTrue(audit.stream().anyMatch(a -> "redrive-moves".equals(a.payload().get("action"))
                 && task.equals(a.payload().get("task")) && step.getTraceId().equals(a.payload().get("trace-id"))),
                 "the step's audit record carries its trace id");
@@ -218,10 +207,10 @@ class TracingTest {
     @Test
     void theDownstreamServerReceivesTheAttemptsTraceparent() {
         SpanContext producer = producer();
-        String id = streams.add("calls", Map.of("payload", "{}", "traceparent", Traceparent.of(producer)));
-        Downstream.Request request = Await.value("the call", BOUND, () -> downstream.requests().stream()
+        String id = calls.add(Map.of("payload", "{}", "traceparent", Traceparent.of(producer)));
+        Downstream.Request request = Await.value("the call", () -> downstream.requests().stream()
                 .filter(r -> ("calls/" + id).equals(r.jobId())).findFirst().orElse(null));
-        SpanData attempt = attempts("calls", id, 1).get(0);
+        SpanData attempt = attempts(calls.stream(), id, 1).get(0);
         assertEquals(producer.getTraceId(), attempt.getTraceId());
         SpanContext sent = Traceparent.parse(request.header("traceparent"));
         assertTrue(sent != null, "one valid traceparent header: " + request.header("traceparent"));
@@ -239,7 +228,7 @@ class TracingTest {
 
     /** The attempt spans of one entry, by attempt number, once all {@code count} have ended. */
     private List<SpanData> attempts(String stream, String id, int count) {
-        return Await.value(count + " attempt spans of " + id, BOUND, () -> {
+        return Await.value(count + " attempt spans of " + id, () -> {
             List<SpanData> spans = exporter.getFinishedSpanItems().stream()
                     .filter(s -> s.getName().equals("process " + stream) && id.equals(s.getAttributes().get(MESSAGE_ID)))
                     .sorted(Comparator.comparing(s -> s.getAttributes().get(ATTEMPT))).toList();
@@ -270,11 +259,4 @@ class TracingTest {
                 .filter(l -> l.contains("queue=\"traced\"")).collect(Collectors.joining("\n")));
     }
 
-    private static RequestSpecification operator() {
-        return given().auth().preemptive().basic("operator", ApiUsers.password("operator")).urlEncodingEnabled(false);
-    }
-
-    private static String enc(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8);
-    }
 }

@@ -15,92 +15,76 @@ import java.util.Map;
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.redrive.testing.Await;
-import dev.redrive.testing.RedisResource;
+import dev.redrive.testing.Own;
 import dev.redrive.testing.ScriptedHandler;
-import dev.redrive.testing.Streams;
+import dev.redrive.testing.TestQueue;
 import dev.redrive.testing.WorkerProfile;
-import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.smallrye.common.annotation.Identifier;
 
 /** A job's life through a Java handler, against a real redis-server. */
 @QuarkusTest
-@WithTestResource(RedisResource.class)
 @TestProfile(WorkerProfile.class)
 class JobLifecycleTest {
 
-    static final String STREAM = "jobs";
-    static final String DLQ = "{jobs}:dlq";
-    static final String GROUP = "redrive";
-    static final Duration BOUND = Duration.ofSeconds(20);
-
     @Inject
-    RedisDataSource redis;
+    @Own("jobs")
+    TestQueue jobs;
 
     @Inject
     @Identifier("scripted")
     ScriptedHandler handler;
 
-    Streams streams;
-
-    @BeforeEach
-    void setUp() {
-        streams = new Streams(redis);
-        streams.awaitGroup(STREAM, GROUP);
-    }
-
     @AfterEach
     void nothingLeftPending() {
-        Await.until("the PEL of " + STREAM + " to be empty", BOUND, () -> streams.pending(STREAM, GROUP) == 0);
+        jobs.assertDrained();
     }
 
     @Test
     void successfulJobsAreAckedOnceAndNeverParked() {
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
-            ids.add(streams.add(STREAM, Map.of("kind", "ok", "n", i)));
+            ids.add(jobs.add(Map.of("kind", "ok", "n", i)));
         }
-        Await.until("50 completions", BOUND, () -> ids.stream().allMatch(id -> handler.completions(STREAM + "/" + id) == 1));
-        Await.until("the PEL to drain", BOUND, () -> streams.pending(STREAM, GROUP) == 0);
+        Await.until("50 completions", () -> ids.stream().allMatch(id -> handler.completions(jobs.jobId(id)) == 1));
+        Await.until("the PEL to drain", () -> jobs.pending() == 0);
         for (String id : ids) {
-            assertEquals(1, handler.attemptsOf(STREAM + "/" + id).size(), "attempts of " + id);
-            assertEquals(0, streams.parkedCount(DLQ, id), "parked " + id);
+            assertEquals(1, handler.attemptsOf(jobs.jobId(id)).size(), "attempts of " + id);
+            assertEquals(0, jobs.parkedCount(id), "parked " + id);
         }
     }
 
     @Test
     void flakyJobIsDoneOnItsThirdAttemptWithTheBackoffRespected() {
-        String id = streams.add(STREAM, Map.of("kind", "flaky:2"));
-        Await.until("the flaky job to complete", BOUND, () -> handler.completions(STREAM + "/" + id) == 1);
-        List<ScriptedHandler.Attempt> attempts = handler.attemptsOf(STREAM + "/" + id);
+        String id = jobs.add(Map.of("kind", "flaky:2"));
+        Await.until("the flaky job to complete", () -> handler.completions(jobs.jobId(id)) == 1);
+        List<ScriptedHandler.Attempt> attempts = handler.attemptsOf(jobs.jobId(id));
         assertEquals(List.of(1, 2, 3), attempts.stream().map(ScriptedHandler.Attempt::attempt).toList());
         // backoff 200 ms doubling, minus at most 20 % jitter: >= 160 ms, then >= 320 ms
         long first = Duration.between(attempts.get(0).startedAt(), attempts.get(1).startedAt()).toMillis();
         long second = Duration.between(attempts.get(1).startedAt(), attempts.get(2).startedAt()).toMillis();
         assertTrue(first >= 160, "gap before attempt 2 was " + first + " ms");
         assertTrue(second >= 320, "gap before attempt 3 was " + second + " ms");
-        assertEquals(0, streams.parkedCount(DLQ, id));
-        attempts.forEach(a -> assertEquals(STREAM + "/" + id, a.idempotencyKey(), "the same key on every attempt"));
+        assertEquals(0, jobs.parkedCount(id));
+        attempts.forEach(a -> assertEquals(jobs.jobId(id), a.idempotencyKey(), "the same key on every attempt"));
     }
 
     @Test
     void poisonJobIsParkedAfterExactlyItsAttemptsWithEveryRecordField() {
         Instant before = Instant.now().minusMillis(5);
-        String id = streams.add(STREAM, Map.of("kind", "poison", "job", "transcode", "payload", "{\"doc\":42}"));
-        StreamMessage<String, String, byte[]> parked = Await.value("the poison job to be parked", BOUND,
-                () -> streams.parked(DLQ, id).orElse(null));
-        assertEquals(3, handler.attemptsOf(STREAM + "/" + id).size());
+        String id = jobs.add(Map.of("kind", "poison", "job", "transcode", "payload", "{\"doc\":42}"));
+        StreamMessage<String, String, byte[]> parked = Await.value("the poison job to be parked",
+                () -> jobs.parked(id).orElse(null));
+        assertEquals(3, handler.attemptsOf(jobs.jobId(id)).size());
         Map<String, byte[]> r = parked.payload();
-        assertEquals(STREAM, text(r, "origin-stream"));
+        assertEquals(jobs.stream(), text(r, "origin-stream"));
         assertEquals(id, text(r, "origin-id"));
-        assertEquals(GROUP, text(r, "group"));
+        assertEquals(jobs.group(), text(r, "group"));
         assertEquals(WorkerProfile.CONSUMER, text(r, "consumer"));
         assertEquals("transcode", text(r, "job"));
         assertEquals("exhausted", text(r, "failure"));
@@ -120,15 +104,15 @@ class JobLifecycleTest {
         assertEquals("poison", text(r, "f:kind"));
         assertEquals("transcode", text(r, "f:job"));
         assertEquals("{\"doc\":42}", text(r, "f:payload"));
-        assertEquals(1, streams.parkedCount(DLQ, id), "parked exactly once");
+        assertEquals(1, jobs.parkedCount(id), "parked exactly once");
     }
 
     @Test
     void terminalFailureIsParkedAfterOneAttempt() {
-        String id = streams.add(STREAM, Map.of("kind", "terminal"));
-        StreamMessage<String, String, byte[]> parked = Await.value("the job to be parked", BOUND,
-                () -> streams.parked(DLQ, id).orElse(null));
-        assertEquals(1, handler.attemptsOf(STREAM + "/" + id).size());
+        String id = jobs.add(Map.of("kind", "terminal"));
+        StreamMessage<String, String, byte[]> parked = Await.value("the job to be parked",
+                () -> jobs.parked(id).orElse(null));
+        assertEquals(1, handler.attemptsOf(jobs.jobId(id)).size());
         assertEquals("terminal", text(parked.payload(), "failure"));
         assertEquals("1", text(parked.payload(), "attempts"));
         assertEquals("input rejected: field 'x' missing", text(parked.payload(), "reason"));
@@ -140,18 +124,18 @@ class JobLifecycleTest {
         long parkedBefore = parkedCounter();
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
-            ids.add(streams.add(STREAM, Map.of("kind", "terminal", "n", i)));
+            ids.add(jobs.add(Map.of("kind", "terminal", "n", i)));
         }
-        Await.until("40 jobs parked", BOUND, () -> ids.stream().allMatch(id -> streams.parkedCount(DLQ, id) == 1));
+        Await.until("40 jobs parked", () -> ids.stream().allMatch(id -> jobs.parkedCount(id) == 1));
         for (int i = 0; i < ids.size(); i++) {
-            StreamMessage<String, String, byte[]> parked = streams.parked(DLQ, ids.get(i)).orElseThrow();
+            StreamMessage<String, String, byte[]> parked = jobs.parked(ids.get(i)).orElseThrow();
             assertEquals(Integer.toString(i), text(parked.payload(), "f:n"), "each record carries its own snapshot");
         }
         assertEquals(parkedBefore + 40, parkedCounter(), "the counters beside the stream count each park once");
     }
 
     private long parkedCounter() {
-        String v = redis.hash(String.class).hget(DLQ + ":stats", "parked");
+        String v = jobs.redis().hash(String.class).hget(jobs.dlq() + ":stats", "parked");
         return v == null ? 0 : Long.parseLong(v);
     }
 
@@ -163,12 +147,12 @@ class JobLifecycleTest {
         }
         payload[3] = (byte) 0xC3; // a lone UTF-8 lead byte: not valid text
         payload[4] = (byte) 0x28;
-        String id = streams.add(STREAM, Map.of("kind", "terminal", "payload", payload, "empty", ""));
-        StreamMessage<String, String, byte[]> parked = Await.value("the binary job to be parked", BOUND,
-                () -> streams.parked(DLQ, id).orElse(null));
+        String id = jobs.add(Map.of("kind", "terminal", "payload", payload, "empty", ""));
+        StreamMessage<String, String, byte[]> parked = Await.value("the binary job to be parked",
+                () -> jobs.parked(id).orElse(null));
         assertArrayEquals(payload, parked.payload().get("f:payload"));
         assertArrayEquals(new byte[0], parked.payload().get("f:empty"));
-        assertArrayEquals(payload, handler.attemptsOf(STREAM + "/" + id).get(0).fields().get("payload"),
+        assertArrayEquals(payload, handler.attemptsOf(jobs.jobId(id)).get(0).fields().get("payload"),
                 "the handler gets the bytes as they were written");
     }
 
@@ -177,28 +161,28 @@ class JobLifecycleTest {
         byte[] big = new byte[10 * 1024 * 1024];
         java.util.Arrays.fill(big, (byte) 'x');
         big[big.length - 1] = '!';
-        String ok = streams.add(STREAM, Map.of("kind", "ok", "payload", big));
-        String bad = streams.add(STREAM, Map.of("kind", "terminal", "payload", big));
-        Await.until("the big job to complete", BOUND, () -> handler.completions(STREAM + "/" + ok) == 1);
-        StreamMessage<String, String, byte[]> parked = Await.value("the big poison job to be parked", BOUND,
-                () -> streams.parked(DLQ, bad).orElse(null));
+        String ok = jobs.add(Map.of("kind", "ok", "payload", big));
+        String bad = jobs.add(Map.of("kind", "terminal", "payload", big));
+        Await.until("the big job to complete", () -> handler.completions(jobs.jobId(ok)) == 1);
+        StreamMessage<String, String, byte[]> parked = Await.value("the big poison job to be parked",
+                () -> jobs.parked(bad).orElse(null));
         assertArrayEquals(big, parked.payload().get("f:payload"));
-        assertEquals(big.length, handler.attemptsOf(STREAM + "/" + ok).get(0).fields().get("payload").length);
+        assertEquals(big.length, handler.attemptsOf(jobs.jobId(ok)).get(0).fields().get("payload").length);
     }
 
     @Test
     void handlerSlowerThanTheBackoffIsNeverRunTwiceAtOnce() {
-        String id = streams.add(STREAM, Map.of("kind", "slow:1500"));
-        Await.until("the slow job to complete", BOUND, () -> handler.completions(STREAM + "/" + id) == 1);
-        assertEquals(1, handler.attemptsOf(STREAM + "/" + id).size(), "a running job is never claimed for a retry");
-        assertEquals(1, handler.mostAtOnce(STREAM + "/" + id));
+        String id = jobs.add(Map.of("kind", "slow:1500"));
+        Await.until("the slow job to complete", () -> handler.completions(jobs.jobId(id)) == 1);
+        assertEquals(1, handler.attemptsOf(jobs.jobId(id)).size(), "a running job is never claimed for a retry");
+        assertEquals(1, handler.mostAtOnce(jobs.jobId(id)));
     }
 
     @Test
     void entryWithoutPayloadOrWithEmptyValuesIsStillHandled() {
-        String id = streams.add(STREAM, Map.of("note", "", "kind", "ok"));
-        Await.until("the job to complete", BOUND, () -> handler.completions(STREAM + "/" + id) == 1);
-        assertEquals(0, streams.parkedCount(DLQ, id));
+        String id = jobs.add(Map.of("note", "", "kind", "ok"));
+        Await.until("the job to complete", () -> handler.completions(jobs.jobId(id)) == 1);
+        assertEquals(0, jobs.parkedCount(id));
     }
 
     @Test
@@ -210,13 +194,13 @@ class JobLifecycleTest {
                 + "redis.call('XGROUP', 'SETID', KEYS[1], ARGV[1], id)\n"
                 + "redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[2], 0, id, 'FORCE', 'JUSTID', 'RETRYCOUNT', 3)\n"
                 + "return id";
-        String id = streams.redis().execute("EVAL", seed, "1", STREAM, GROUP, Consumers.RETRY).toString();
-        StreamMessage<String, String, byte[]> parked = Await.value("the over-budget job to be parked", BOUND,
-                () -> streams.parked(DLQ, id).orElse(null));
+        String id = jobs.streams().redis().execute("EVAL", seed, "1", jobs.stream(), jobs.group(), Consumers.RETRY).toString();
+        StreamMessage<String, String, byte[]> parked = Await.value("the over-budget job to be parked",
+                () -> jobs.parked(id).orElse(null));
         assertEquals("exhausted", text(parked.payload(), "failure"));
         assertEquals("4", text(parked.payload(), "attempts"));
         assertEquals("budget", text(parked.payload(), "error-type"));
-        assertEquals(0, handler.attemptsOf(STREAM + "/" + id).size(), "never run past its budget");
+        assertEquals(0, handler.attemptsOf(jobs.jobId(id)).size(), "never run past its budget");
     }
 
     private static String text(Map<String, byte[]> record, String field) {

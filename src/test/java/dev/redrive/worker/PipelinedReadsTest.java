@@ -3,22 +3,18 @@ package dev.redrive.worker;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
 import java.util.List;
 
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.redrive.testing.Await;
-import dev.redrive.testing.RedisResource;
+import dev.redrive.testing.Own;
 import dev.redrive.testing.ScriptedHandler;
-import dev.redrive.testing.Streams;
+import dev.redrive.testing.TestQueue;
 import dev.redrive.testing.WorkerProfile;
-import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.smallrye.common.annotation.Identifier;
@@ -29,40 +25,29 @@ import io.smallrye.common.annotation.Identifier;
  * time. Each backlog is staged inside Redis in one script, so it is all there when the reads come.
  */
 @QuarkusTest
-@WithTestResource(RedisResource.class)
 @TestProfile(WorkerProfile.class)
 class PipelinedReadsTest {
 
-    static final String STREAM = "pipelined";
-    static final String GROUP = "redrive";
     static final int CONCURRENCY = 40;
-    static final Duration BOUND = Duration.ofSeconds(30);
     private static final String ADD = "for i = 1, tonumber(ARGV[1]) do redis.call('XADD', KEYS[1], '*', 'kind', ARGV[2]) end";
 
     @Inject
-    RedisDataSource redis;
+    @Own("pipelined")
+    TestQueue pipelined;
 
     @Inject
     @Identifier("scripted")
     ScriptedHandler handler;
 
-    Streams streams;
-
-    @BeforeEach
-    void setUp() {
-        streams = new Streams(redis);
-        streams.awaitGroup(STREAM, GROUP);
-    }
-
     @AfterEach
     void nothingLeftPending() {
-        Await.until("the PEL of " + STREAM + " to be empty", BOUND, () -> streams.pending(STREAM, GROUP) == 0);
+        pipelined.assertDrained();
     }
 
     private List<String> stage(int n, String kind) {
-        long before = streams.all(STREAM).size();
-        redis.execute("EVAL", ADD, "1", STREAM, Integer.toString(n), kind);
-        List<String> ids = streams.all(STREAM).stream().skip(before).map(m -> m.id()).toList();
+        long before = pipelined.entries().size();
+        pipelined.redis().execute("EVAL", ADD, "1", pipelined.stream(), Integer.toString(n), kind);
+        List<String> ids = pipelined.entries().stream().skip(before).map(m -> m.id()).toList();
         assertEquals(n, ids.size());
         return ids;
     }
@@ -70,19 +55,19 @@ class PipelinedReadsTest {
     @Test
     void readsInFlightTogetherNeverDeliverAnEntryTwice() {
         List<String> ids = stage(3000, "ok");
-        Await.until("3000 completions", BOUND, () -> ids.stream().allMatch(id -> handler.completions(STREAM + "/" + id) >= 1));
-        Await.until("the PEL to drain", BOUND, () -> streams.pending(STREAM, GROUP) == 0);
+        Await.until("3000 completions", () -> ids.stream().allMatch(id -> handler.completions(pipelined.jobId(id)) >= 1));
+        Await.until("the PEL to drain", () -> pipelined.pending() == 0);
         for (String id : ids) {
-            assertEquals(1, handler.attemptCount(STREAM + "/" + id), "attempts of " + id);
-            assertEquals(1, handler.completions(STREAM + "/" + id), "completions of " + id);
+            assertEquals(1, handler.attemptCount(pipelined.jobId(id)), "attempts of " + id);
+            assertEquals(1, handler.completions(pipelined.jobId(id)), "completions of " + id);
         }
     }
 
     @Test
     void aSlowHandlerNeverGetsMoreThanItsConcurrencyAtOnce() {
         List<String> ids = stage(400, "slow:40");
-        Await.until("400 slow completions", BOUND, () -> ids.stream().allMatch(id -> handler.completions(STREAM + "/" + id) == 1));
-        int most = handler.mostInStreamAtOnce(STREAM);
+        Await.until("400 slow completions", () -> ids.stream().allMatch(id -> handler.completions(pipelined.jobId(id)) == 1));
+        int most = handler.mostInStreamAtOnce(pipelined.stream());
         assertTrue(most <= CONCURRENCY, "at most " + CONCURRENCY + " at once, saw " + most);
         assertTrue(most > 5, "the reads fill more than one batch of slots, saw " + most);
     }

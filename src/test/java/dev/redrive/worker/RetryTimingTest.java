@@ -10,16 +10,14 @@ import java.util.Map;
 
 import jakarta.inject.Inject;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.redrive.testing.Await;
-import dev.redrive.testing.RedisResource;
+import dev.redrive.testing.Own;
 import dev.redrive.testing.ScriptedHandler;
 import dev.redrive.testing.Streams;
+import dev.redrive.testing.TestQueue;
 import dev.redrive.testing.WorkerProfile;
-import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.smallrye.common.annotation.Identifier;
@@ -30,79 +28,70 @@ import io.smallrye.common.annotation.Identifier;
  * in front of it in the PEL don't hold it up.
  */
 @QuarkusTest
-@WithTestResource(RedisResource.class)
 @TestProfile(WorkerProfile.class)
 class RetryTimingTest {
 
-    static final String STREAM = "timed";
-    static final String GROUP = "redrive";
-    static final Duration BOUND = Duration.ofSeconds(20);
+    @Inject
+    @Own("timed")
+    TestQueue timed;
 
     @Inject
-    RedisDataSource redis;
+    @Own("atonce")
+    TestQueue atonce;
 
     @Inject
     @Identifier("scripted")
     ScriptedHandler handler;
 
-    Streams streams;
-
-    @BeforeEach
-    void setUp() {
-        streams = new Streams(redis);
-        streams.awaitGroup(STREAM, GROUP);
-    }
-
     @Test
     void aDueRetryIsClaimedOnTimeHoweverManyWaitAheadOfIt() {
         List<String> waiting = new ArrayList<>();
         for (int i = 0; i < 300; i++) {
-            waiting.add(streams.add(STREAM, Map.of("kind", "busy:3600", "n", i)));
+            waiting.add(timed.add(Map.of("kind", "busy:3600", "n", i)));
         }
-        Await.until("300 jobs to wait for their retry", BOUND,
-                () -> waiting.stream().allMatch(id -> handler.attemptsOf(STREAM + "/" + id).size() == 1)
-                        && streams.pending(STREAM, GROUP) == 300 && pendingUnder(Consumers.RETRY) == 300);
-        String flaky = streams.add(STREAM, Map.of("kind", "flaky:1"));
+        Await.until("300 jobs to wait for their retry",
+                () -> waiting.stream().allMatch(id -> handler.attemptsOf(timed.jobId(id)).size() == 1)
+                        && timed.pending() == 300 && pendingUnder(Consumers.RETRY) == 300);
+        String flaky = timed.add(Map.of("kind", "flaky:1"));
 
-        Await.until("the flaky job's second attempt to succeed", BOUND,
-                () -> handler.completions(STREAM + "/" + flaky) == 1);
-        assertEquals(List.of(1, 2), handler.attemptsOf(STREAM + "/" + flaky).stream()
+        Await.until("the flaky job's second attempt to succeed",
+                () -> handler.completions(timed.jobId(flaky)) == 1);
+        assertEquals(List.of(1, 2), handler.attemptsOf(timed.jobId(flaky)).stream()
                 .map(ScriptedHandler.Attempt::attempt).toList());
-        Await.until("the flaky job to be acked", BOUND, () -> streams.pending(STREAM, GROUP) == 300);
+        Await.until("the flaky job to be acked", () -> timed.pending() == 300);
         // The busy jobs asked for an hour: none ran again, all still wait with one delivery each.
         for (String id : waiting) {
-            assertEquals(1, handler.attemptsOf(STREAM + "/" + id).size(), "attempts of " + id);
+            assertEquals(1, handler.attemptsOf(timed.jobId(id)).size(), "attempts of " + id);
         }
         assertEquals(300, pendingUnder(Consumers.RETRY));
     }
 
     @Test
     void aRetryNeverStartsBeforeItsBackoff() {
-        String flaky = streams.add(STREAM, Map.of("kind", "flaky:1"));
-        Await.until("the flaky job's second attempt to succeed", BOUND,
-                () -> handler.completions(STREAM + "/" + flaky) == 1);
-        List<ScriptedHandler.Attempt> attempts = handler.attemptsOf(STREAM + "/" + flaky);
+        String flaky = timed.add(Map.of("kind", "flaky:1"));
+        Await.until("the flaky job's second attempt to succeed",
+                () -> handler.completions(timed.jobId(flaky)) == 1);
+        List<ScriptedHandler.Attempt> attempts = handler.attemptsOf(timed.jobId(flaky));
         Duration gap = Duration.between(attempts.get(0).startedAt(), attempts.get(1).startedAt());
         assertTrue(gap.compareTo(Duration.ofMillis(100)) >= 0, "second attempt " + gap + " after the first");
     }
 
     @Test
     void aRetryDueAtOnceRunsAgainWithItsAttemptCountedInRedis() {
-        streams.awaitGroup("atonce", GROUP);
-        String flaky = streams.add("atonce", Map.of("kind", "flaky:2"));
-        String poison = streams.add("atonce", Map.of("kind", "poison"));
-        Await.until("the flaky job done and the poison one parked", BOUND,
-                () -> handler.completions("atonce/" + flaky) == 1 && streams.parkedCount("{atonce}:dlq", poison) == 1);
-        assertEquals(List.of(1, 2, 3), handler.attemptsOf("atonce/" + flaky).stream()
+        String flaky = atonce.add(Map.of("kind", "flaky:2"));
+        String poison = atonce.add(Map.of("kind", "poison"));
+        Await.until("the flaky job done and the poison one parked",
+                () -> handler.completions(atonce.jobId(flaky)) == 1 && atonce.parkedCount(poison) == 1);
+        assertEquals(List.of(1, 2, 3), handler.attemptsOf(atonce.jobId(flaky)).stream()
                 .map(ScriptedHandler.Attempt::attempt).toList());
-        assertEquals(List.of(1, 2, 3), handler.attemptsOf("atonce/" + poison).stream()
+        assertEquals(List.of(1, 2, 3), handler.attemptsOf(atonce.jobId(poison)).stream()
                 .map(ScriptedHandler.Attempt::attempt).toList());
-        var record = streams.parked("{atonce}:dlq", poison).orElseThrow().payload();
+        var record = atonce.parked(poison).orElseThrow().payload();
         assertEquals("3", Streams.text(record.get("attempts")), "the record counts Redis' deliveries");
-        Await.until("nothing pending", BOUND, () -> streams.pending("atonce", GROUP) == 0);
+        Await.until("nothing pending", () -> atonce.pending() == 0);
     }
 
     private long pendingUnder(String consumer) {
-        return redis.execute("XPENDING", STREAM, GROUP, "-", "+", "1000", consumer).size();
+        return timed.redis().execute("XPENDING", timed.stream(), timed.group(), "-", "+", "1000", consumer).size();
     }
 }

@@ -11,32 +11,29 @@ import java.util.concurrent.atomic.AtomicLong;
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.redrive.redis.StreamAccess;
 import dev.redrive.testing.Await;
-import dev.redrive.testing.RedisResource;
+import dev.redrive.testing.Own;
 import dev.redrive.testing.ScriptedHandler;
 import dev.redrive.testing.Streams;
+import dev.redrive.testing.TestQueue;
 import dev.redrive.testing.WorkerProfile;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.smallrye.common.annotation.Identifier;
 
 /** Stalled jobs (a consumer that died), leases of slow jobs, trimmed entries, gone consumers. */
 @QuarkusTest
-@WithTestResource(RedisResource.class)
 @TestProfile(WorkerProfile.class)
 class StallRecoveryTest {
 
-    static final String STREAM = "stalls";
-    static final String DLQ = "{stalls}:dlq";
-    static final String GROUP = "redrive";
-    static final Duration BOUND = Duration.ofSeconds(20);
+    @Inject
+    @Own("stalls")
+    TestQueue stalls;
 
     @Inject
     RedisDataSource redis;
@@ -48,17 +45,9 @@ class StallRecoveryTest {
     @Identifier("scripted")
     ScriptedHandler handler;
 
-    Streams streams;
-
-    @BeforeEach
-    void setUp() {
-        streams = new Streams(redis);
-        streams.awaitGroup(STREAM, GROUP);
-    }
-
     @AfterEach
     void nothingLeftPending() {
-        Await.until("the PEL to be empty", BOUND, () -> streams.pending(STREAM, GROUP) == 0);
+        stalls.assertDrained();
     }
 
     /**
@@ -72,54 +61,54 @@ class StallRecoveryTest {
         script.append(")\nredis.call('XGROUP', 'SETID', KEYS[1], ARGV[1], id)\n")
                 .append("redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[2], 0, id, 'FORCE', 'JUSTID', 'RETRYCOUNT', ARGV[3])\n")
                 .append("return id");
-        return redis.execute("EVAL", script.toString(), "1", STREAM, GROUP, consumer, Integer.toString(deliveries)).toString();
+        return redis.execute("EVAL", script.toString(), "1", stalls.stream(), stalls.group(), consumer, Integer.toString(deliveries)).toString();
     }
 
     @Test
     void aDeadConsumersJobIsTakenOverAsItsNextAttempt() {
         String id = strandedUnder("dead-pod-1", 1, Map.of("kind", "ok"));
-        Await.until("the stalled job to complete", BOUND, () -> handler.completions(STREAM + "/" + id) == 1);
-        List<ScriptedHandler.Attempt> attempts = handler.attemptsOf(STREAM + "/" + id);
+        Await.until("the stalled job to complete", () -> handler.completions(stalls.jobId(id)) == 1);
+        List<ScriptedHandler.Attempt> attempts = handler.attemptsOf(stalls.jobId(id));
         assertEquals(1, attempts.size());
         assertEquals(2, attempts.get(0).attempt(), "the lost delivery counts: this is attempt 2");
-        Await.until("the dead consumer to be removed", BOUND, () -> !consumers().contains("dead-pod-1"));
+        Await.until("the dead consumer to be removed", () -> !consumers().contains("dead-pod-1"));
     }
 
     @Test
     void aStalledJobAtItsBudgetIsParkedAsExhaustedWithoutRunning() {
         String id = strandedUnder("dead-pod-2", 3, Map.of("kind", "ok"));
-        StreamMessage<String, String, byte[]> parked = Await.value("the parked job", BOUND,
-                () -> streams.parked(DLQ, id).orElse(null));
+        StreamMessage<String, String, byte[]> parked = Await.value("the parked job",
+                () -> stalls.parked(id).orElse(null));
         assertEquals("exhausted", Streams.text(parked.payload().get("failure")));
         assertEquals("4", Streams.text(parked.payload().get("attempts")));
-        assertEquals(0, handler.attemptsOf(STREAM + "/" + id).size());
+        assertEquals(0, handler.attemptsOf(stalls.jobId(id)).size());
     }
 
     @Test
     void aTrimmedEntryIsParkedAsMissingNotDropped() {
         String id = strandedUnder("dead-pod-3", 1, Map.of("kind", "ok"));
-        redis.execute("XDEL", STREAM, id);
-        StreamMessage<String, String, byte[]> parked = Await.value("the parked job", BOUND,
-                () -> streams.parked(DLQ, id).orElse(null));
+        redis.execute("XDEL", stalls.stream(), id);
+        StreamMessage<String, String, byte[]> parked = Await.value("the parked job",
+                () -> stalls.parked(id).orElse(null));
         Map<String, byte[]> r = parked.payload();
         assertEquals("missing", Streams.text(r.get("failure")));
         assertEquals("entry trimmed from stalls before it completed", Streams.text(r.get("reason")));
         assertEquals("missing", Streams.text(r.get("snapshot")));
         assertEquals("dead-pod-3", Streams.text(r.get("consumer")));
-        assertEquals(STREAM, Streams.text(r.get("origin-stream")));
-        assertEquals(1, streams.parkedCount(DLQ, id));
+        assertEquals(stalls.stream(), Streams.text(r.get("origin-stream")));
+        assertEquals(1, stalls.parkedCount(id));
     }
 
     @Test
     void aSlowJobKeepsItsLeaseAndIsNeverTakenOver() {
-        String id = streams.add(STREAM, Map.of("kind", "slow:2500"));
+        String id = stalls.add(Map.of("kind", "slow:2500"));
         AtomicLong longestIdle = new AtomicLong();
-        Await.until("the slow job to complete", BOUND, () -> {
-            streams.commands().xpending(STREAM, GROUP, io.quarkus.redis.datasource.stream.StreamRange.of(id, id), 1)
+        Await.until("the slow job to complete", () -> {
+            stalls.streams().commands().xpending(stalls.stream(), stalls.group(), io.quarkus.redis.datasource.stream.StreamRange.of(id, id), 1)
                     .forEach(p -> longestIdle.accumulateAndGet(p.getDurationSinceLastDelivery().toMillis(), Math::max));
-            return handler.completions(STREAM + "/" + id) == 1;
+            return handler.completions(stalls.jobId(id)) == 1;
         });
-        assertEquals(1, handler.attemptsOf(STREAM + "/" + id).size());
+        assertEquals(1, handler.attemptsOf(stalls.jobId(id)).size());
         assertTrue(longestIdle.get() < 600, "the heartbeat kept the job's idle time under the visibility timeout, was "
                 + longestIdle.get() + " ms");
     }
@@ -133,11 +122,11 @@ class StallRecoveryTest {
         List<String> deleted = access.forgetConsumers("forget-check", "g", Duration.ZERO, List.of("keep-me"))
                 .await().atMost(Duration.ofSeconds(5));
         assertEquals(List.of("empty"), deleted);
-        assertEquals(1, streams.pending("forget-check", "g"), "the holder's entry is still pending");
+        assertEquals(1, stalls.streams().pending("forget-check", "g"), "the holder's entry is still pending");
     }
 
     private List<String> consumers() {
-        var reply = redis.execute("XINFO", "CONSUMERS", STREAM, GROUP);
+        var reply = redis.execute("XINFO", "CONSUMERS", stalls.stream(), stalls.group());
         List<String> names = new java.util.ArrayList<>();
         reply.forEach(c -> names.add(c.get(1).toString()));
         return names;

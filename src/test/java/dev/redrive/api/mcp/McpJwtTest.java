@@ -21,21 +21,18 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.redrive.testing.ApiProfile;
 import dev.redrive.testing.ApiUsers;
 import dev.redrive.testing.DeadLetterSeed;
 import dev.redrive.testing.JwtIssuer;
-import dev.redrive.testing.RedisResource;
-import dev.redrive.testing.Streams;
-import dev.redrive.testing.TestConfig;
+import dev.redrive.testing.Own;
+import dev.redrive.testing.TestQueue;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpSchema;
-import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 
 /**
@@ -44,20 +41,11 @@ import io.quarkus.test.junit.TestProfile;
  * or malformed token is a 401 before any tool runs.
  */
 @QuarkusTest
-@WithTestResource(RedisResource.class)
-@WithTestResource(JwtIssuer.class)
-@TestProfile(McpJwtTest.Profile.class)
+@TestProfile(ApiProfile.class)
 class McpJwtTest {
 
-    static final String DLQ = "{mcpjwt}:dlq";
+    /** Where its dead letters came from: no worker reads it. */
     static final String ORIGIN = "{mcpjwt}parked";
-
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return TestConfig.withApiUsers().queue("mcpjwt").handler("demo").and().build();
-        }
-    }
 
     static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
             + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
@@ -66,7 +54,8 @@ class McpJwtTest {
     URL root;
 
     @Inject
-    RedisDataSource redis;
+    @Own("mcpjwt")
+    TestQueue mcpjwt;
 
     final ObjectMapper json = new ObjectMapper();
 
@@ -100,31 +89,31 @@ class McpJwtTest {
 
     @Test
     void aViewerTokenReadsButIsRefusedPropose() {
-        DeadLetterSeed.parkMany(redis, DLQ, ORIGIN, 2);
+        DeadLetterSeed.parkMany(mcpjwt.redis(), mcpjwt.dlq(), ORIGIN, 2);
         with(JwtIssuer.token("dashboard", "dlq-viewer"), client -> {
             try {
-                assertTrue(ok(call(client, "list_dead_letter_streams", Map.of())).findValuesAsText("name").contains(DLQ));
-                assertTrue(ok(call(client, "count_matches", Map.of("dlq", DLQ, "filter", Map.of("origin", ORIGIN))))
+                assertTrue(ok(call(client, "list_dead_letter_streams", Map.of())).findValuesAsText("name").contains(mcpjwt.dlq()));
+                assertTrue(ok(call(client, "count_matches", Map.of("dlq", mcpjwt.dlq(), "filter", Map.of("origin", ORIGIN))))
                         .get("matched").asLong() >= 2);
             } catch (Exception e) {
                 throw new AssertionError(e);
             }
-            refused(call(client, "propose_redrive", Map.of("dlq", DLQ, "filter", Map.of("origin", ORIGIN))), "403");
-            refused(call(client, "redrive", Map.of("dlq", DLQ, "filter", Map.of("origin", ORIGIN))), "propose_redrive");
+            refused(call(client, "propose_redrive", Map.of("dlq", mcpjwt.dlq(), "filter", Map.of("origin", ORIGIN))), "403");
+            refused(call(client, "redrive", Map.of("dlq", mcpjwt.dlq(), "filter", Map.of("origin", ORIGIN))), "propose_redrive");
         });
     }
 
     @Test
     void anAutomationTokenProposesUnderItsOwnNameButMayNotRedrive() {
-        DeadLetterSeed.parkMany(redis, DLQ, ORIGIN, 2);
+        DeadLetterSeed.parkMany(mcpjwt.redis(), mcpjwt.dlq(), ORIGIN, 2);
         with(JwtIssuer.token("agent-ci", "dlq-automation"), client -> {
             try {
-                JsonNode proposal = ok(call(client, "propose_redrive", Map.of("dlq", DLQ,
+                JsonNode proposal = ok(call(client, "propose_redrive", Map.of("dlq", mcpjwt.dlq(),
                         "filter", Map.of("origin", ORIGIN), "note", "token agent")));
                 assertEquals("proposed", proposal.get("state").asText());
                 assertEquals("agent-ci", proposal.get("proposedBy").asText(), "the token's upn is the proposer");
-                refused(call(client, "redrive", Map.of("dlq", DLQ, "filter", Map.of("origin", ORIGIN))), "propose_redrive");
-                List<String> calls = ok(call(client, "get_audit", Map.of("dlq", DLQ, "count", 20))).get("items")
+                refused(call(client, "redrive", Map.of("dlq", mcpjwt.dlq(), "filter", Map.of("origin", ORIGIN))), "propose_redrive");
+                List<String> calls = ok(call(client, "get_audit", Map.of("dlq", mcpjwt.dlq(), "count", 20))).get("items")
                         .findValues("fields").stream().filter(f -> "mcp-tool".equals(f.path("action").asText()))
                         .map(f -> f.get("actor").asText() + " " + f.get("tool").asText()).toList();
                 assertTrue(calls.containsAll(List.of("agent-ci propose_redrive", "agent-ci redrive")), calls.toString());
@@ -132,7 +121,7 @@ class McpJwtTest {
                 throw new AssertionError(e);
             }
         });
-        assertEquals(0, new Streams(redis).all(ORIGIN).size(), "a proposal moves nothing");
+        assertEquals(0, mcpjwt.streams().all(ORIGIN).size(), "a proposal moves nothing");
     }
 
     @Test

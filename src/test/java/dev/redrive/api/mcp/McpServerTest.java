@@ -26,32 +26,30 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.testing.ApiProfile;
 import dev.redrive.testing.ApiUsers;
 import dev.redrive.testing.DeadLetterSeed;
-import dev.redrive.testing.RedisResource;
-import dev.redrive.testing.Streams;
+import dev.redrive.testing.Own;
+import dev.redrive.testing.TestQueue;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpSchema;
-import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 
 /** The MCP server through the official MCP Java SDK's client, over real HTTP, as each role. */
 @QuarkusTest
-@WithTestResource(RedisResource.class)
 @TestProfile(ApiProfile.class)
 class McpServerTest {
 
-    static final String DLQ = "{jobs}:dlq";
-    static final String ORIGIN = "{jobs}agent";
+    /** Where the agent's dead letters came from and a redrive would send them: no worker reads it. */
+    static final String ORIGIN = "{agent}back";
 
     @TestHTTPResource("/")
     URL root;
 
     @Inject
-    RedisDataSource redis;
+    @Own("agent")
+    TestQueue agent;
 
     final ObjectMapper json = new ObjectMapper();
 
@@ -109,40 +107,40 @@ class McpServerTest {
 
     @Test
     void eachToolAnswersAsTheApiWouldAndIsAudited() {
-        DeadLetterSeed.parkMany(redis, DLQ, ORIGIN, 3);
+        DeadLetterSeed.parkMany(agent.redis(), agent.dlq(), ORIGIN, 3);
         as("automation", client -> {
             JsonNode streams = ok(call(client, "list_dead_letter_streams", Map.of()));
-            assertTrue(streams.findValuesAsText("name").contains(DLQ), streams.toString());
-            JsonNode causes = ok(call(client, "list_causes", Map.of("dlq", DLQ)));
+            assertTrue(streams.findValuesAsText("name").contains(agent.dlq()), streams.toString());
+            JsonNode causes = ok(call(client, "list_causes", Map.of("dlq", agent.dlq())));
             assertTrue(causes.findValuesAsText("fingerprint").contains("bbbbbbbbbbbb"), causes.toString());
-            JsonNode page = ok(call(client, "list_entries", Map.of("dlq", DLQ, "origin", ORIGIN, "count", 10)));
+            JsonNode page = ok(call(client, "list_entries", Map.of("dlq", agent.dlq(), "origin", ORIGIN, "count", 10)));
             assertEquals(3, page.get("items").size());
             String id = page.get("items").get(0).get("id").asText();
-            JsonNode entry = ok(call(client, "get_entry", Map.of("dlq", DLQ, "id", id)));
+            JsonNode entry = ok(call(client, "get_entry", Map.of("dlq", agent.dlq(), "id", id)));
             assertEquals(ORIGIN, entry.get("originStream").asText());
-            JsonNode count = ok(call(client, "count_matches", Map.of("dlq", DLQ, "filter", Map.of("origin", ORIGIN))));
+            JsonNode count = ok(call(client, "count_matches", Map.of("dlq", agent.dlq(), "filter", Map.of("origin", ORIGIN))));
             assertEquals(3, count.get("matched").asLong());
             assertTrue(count.get("complete").asBoolean());
 
-            JsonNode proposal = ok(call(client, "propose_redrive", Map.of("dlq", DLQ, "filter", Map.of("origin", ORIGIN),
+            JsonNode proposal = ok(call(client, "propose_redrive", Map.of("dlq", agent.dlq(), "filter", Map.of("origin", ORIGIN),
                     "canary", 1, "note", "agent: provider is back")));
             assertEquals("proposed", proposal.get("state").asText());
             assertEquals(3, proposal.get("matched").asLong());
             assertTrue(proposal.get("console").asText().endsWith("/proposals/" + proposal.get("id").asText()));
-            JsonNode read = ok(call(client, "get_proposal", Map.of("dlq", DLQ, "id", proposal.get("id").asText())));
+            JsonNode read = ok(call(client, "get_proposal", Map.of("dlq", agent.dlq(), "id", proposal.get("id").asText())));
             assertEquals("automation", read.get("proposedBy").asText());
-            assertEquals(0, new Streams(redis).all(ORIGIN).size(), "a proposal moves nothing");
+            assertEquals(0, agent.streams().all(ORIGIN).size(), "a proposal moves nothing");
 
             // an agent may not redrive by default: it is told to propose
-            refused(call(client, "redrive", Map.of("dlq", DLQ, "filter", Map.of("origin", ORIGIN))), "propose_redrive");
+            refused(call(client, "redrive", Map.of("dlq", agent.dlq(), "filter", Map.of("origin", ORIGIN))), "propose_redrive");
             // the API's problems come through as tool errors
             refused(call(client, "get_entry", Map.of("dlq", "nope", "id", id)), "404");
-            refused(call(client, "list_entries", Map.of("dlq", DLQ, "fingerprint", "xyz")), "400");
+            refused(call(client, "list_entries", Map.of("dlq", agent.dlq(), "fingerprint", "xyz")), "400");
             // and what the input schema refuses never reaches the API
-            refused(call(client, "list_entries", Map.of("dlq", DLQ, "failure", "sometimes")), "failure");
-            refused(call(client, "count_matches", Map.of("dlq", DLQ, "filter", Map.of("colour", "red"))), "colour");
+            refused(call(client, "list_entries", Map.of("dlq", agent.dlq(), "failure", "sometimes")), "failure");
+            refused(call(client, "count_matches", Map.of("dlq", agent.dlq(), "filter", Map.of("colour", "red"))), "colour");
 
-            JsonNode audit = ok(call(client, "get_audit", Map.of("dlq", DLQ, "count", 20)));
+            JsonNode audit = ok(call(client, "get_audit", Map.of("dlq", agent.dlq(), "count", 20)));
             List<String> calls = audit.get("items").findValues("fields").stream()
                     .filter(f -> "mcp-tool".equals(f.path("action").asText()))
                     .map(f -> f.get("actor").asText() + " " + f.get("tool").asText()).toList();
@@ -154,9 +152,9 @@ class McpServerTest {
     @Test
     void aViewerMayReadButNotPropose() {
         as("viewer", client -> {
-            ok(call(client, "count_matches", Map.of("dlq", DLQ)));
-            refused(call(client, "propose_redrive", Map.of("dlq", DLQ, "filter", Map.of("origin", ORIGIN))), "403");
-            refused(call(client, "redrive", Map.of("dlq", DLQ)), "propose_redrive");
+            ok(call(client, "count_matches", Map.of("dlq", agent.dlq())));
+            refused(call(client, "propose_redrive", Map.of("dlq", agent.dlq(), "filter", Map.of("origin", ORIGIN))), "403");
+            refused(call(client, "redrive", Map.of("dlq", agent.dlq())), "propose_redrive");
         });
     }
 
