@@ -12,7 +12,6 @@ import java.util.function.Consumer;
 
 import org.jboss.logging.Logger;
 
-import dev.redrive.job.PackedFields;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.RedisConnection;
@@ -213,7 +212,7 @@ public final class BlockingReader {
     }
 
     private void answered(Response reply) {
-        Map<String, List<StreamAccess.Entry>> read = entries(reply);
+        Map<String, List<StreamAccess.Entry>> read = StreamAccess.readReply(reply);
         List<Map.Entry<Member, List<StreamAccess.Entry>>> answers = new ArrayList<>();
         boolean back;
         synchronized (this) {
@@ -291,22 +290,5 @@ public final class BlockingReader {
             connection = null;
             clientId = -1;
         }
-    }
-
-    /** An XREADGROUP reply (RESP2): per stream, its entries; nothing when the read timed out or was woken. */
-    private static Map<String, List<StreamAccess.Entry>> entries(Response reply) {
-        Map<String, List<StreamAccess.Entry>> byStream = new HashMap<>();
-        if (reply == null) {
-            return byStream;
-        }
-        for (Response stream : reply) {
-            List<StreamAccess.Entry> entries = new ArrayList<>(stream.get(1).size());
-            for (Response entry : stream.get(1)) {
-                entries.add(new StreamAccess.Entry(entry.get(0).toString(), 1,
-                        PackedFields.expand(StreamAccess.fields(entry.get(1)))));
-            }
-            byStream.put(stream.get(0).toString(), entries);
-        }
-        return byStream;
     }
 }

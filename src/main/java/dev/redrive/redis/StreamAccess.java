@@ -3,6 +3,7 @@ package dev.redrive.redis;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -194,6 +195,23 @@ public class StreamAccess {
         return streams().xpending(stream, group, StreamRange.of(start, "+"), count, args)
                 .map(list -> list.stream().map(p -> new Seen(p.getMessageId(), p.getConsumer(), p.getDeliveryCount(),
                         p.getDurationSinceLastDelivery())).toList());
+    }
+
+    /** An XREADGROUP reply (RESP2): per stream, its entries; nothing when the read timed out or was woken. */
+    static Map<String, List<Entry>> readReply(Response reply) {
+        Map<String, List<Entry>> byStream = new HashMap<>();
+        if (reply == null) {
+            return byStream;
+        }
+        for (Response stream : reply) {
+            List<Entry> entries = new ArrayList<>(stream.get(1).size());
+            for (Response entry : stream.get(1)) {
+                entries.add(new Entry(entry.get(0).toString(), 1,
+                        PackedFields.expand(fields(entry.get(1)))));
+            }
+            byStream.put(stream.get(0).toString(), entries);
+        }
+        return byStream;
     }
 
     static Map<String, byte[]> fields(Response flat) {
