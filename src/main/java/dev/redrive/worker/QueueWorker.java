@@ -40,11 +40,6 @@ import io.vertx.mutiny.core.Vertx;
  */
 final class QueueWorker implements OutcomeListener {
 
-    /** Whether the queue takes work: paused while its circuit is open, one probe at a time after. */
-    enum Gate {
-        OPEN, PAUSED, PROBING
-    }
-
     private static final StreamAccess.Claimed NOTHING = new StreamAccess.Claimed(List.of(), List.of());
 
     private final QueueSpec spec;
@@ -64,7 +59,8 @@ final class QueueWorker implements OutcomeListener {
 
     private final Slots slots = new Slots();
     private volatile boolean stopped = true;
-    private volatile Gate gate = Gate.OPEN;
+    /** Whether the queue takes work: paused while its circuit is open, one probe at a time after. */
+    private volatile GateState gate = GateState.OPEN;
 
     QueueWorker(QueueSpec spec, String consumer, StreamAccess redis, BlockingReader reader,
             DeadLetterWriter deadLetters, Function<Job, Uni<Void>> handler, QueueMetrics metrics, Vertx vertx,
@@ -123,37 +119,42 @@ final class QueueWorker implements OutcomeListener {
 
     /** Closes the gate while the circuit is open; {@link #probe} and {@link #resume} reopen it. */
     void pause() {
-        gate = Gate.PAUSED;
+        move(GateState.Event.CIRCUIT_OPENED);
         metrics.paused(true);
         reads.stopWaiting();
     }
 
     /** Lets one job through at a time: the circuit breaker decides with it whether the provider is back. */
     void probe() {
-        gate = Gate.PROBING;
+        move(GateState.Event.PROBE_DUE);
         pump();
     }
 
     void resume() {
-        gate = Gate.OPEN;
+        move(GateState.Event.CIRCUIT_CLOSED);
         metrics.paused(false);
         pump();
     }
 
     boolean paused() {
-        return gate != Gate.OPEN;
+        return gate.paused();
+    }
+
+    /** The breaker's callback and the probe timer run on different threads: one move at a time. */
+    private synchronized void move(GateState.Event event) {
+        gate = gate.next(event);
     }
 
     /** Slots the retry scheduler and stall reclaimer may fill now. */
     int freeSlots() {
-        if (stopped || gate == Gate.PAUSED) {
+        if (stopped || !gate.takesWork()) {
             return 0;
         }
         return slots.free(limit());
     }
 
     private int limit() {
-        return gate == Gate.PROBING ? 1 : spec.concurrency();
+        return gate.limit(spec.concurrency());
     }
 
     /** Ids of the jobs whose handler is running now: what the heartbeat renews. */
@@ -173,14 +174,14 @@ final class QueueWorker implements OutcomeListener {
 
     private void pump() {
         // When stopped or paused, ready jobs are "started" only to be handed back unspent.
-        boolean drain = stopped || gate == Gate.PAUSED;
+        boolean drain = stopped || !gate.takesWork();
         Slots.Turn turn = slots.take(limit(), drain, !drain, spec.batch());
         turn.start().forEach(this::run);
         turn.reads().forEach(this::read);
     }
 
     private void read(Slots.Read read) {
-        reads.read(read.count(), read.mayWait() ? () -> !stopped && gate != Gate.PAUSED : () -> false,
+        reads.read(read.count(), read.mayWait() ? () -> !stopped && gate.takesWork() : () -> false,
                 entries -> readAnswered(read.count(), entries), this::pump);
     }
 
@@ -196,7 +197,7 @@ final class QueueWorker implements OutcomeListener {
     private void run(Job job) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         AttemptTrace trace = traces.apply(job);
-        if (stopped || gate == Gate.PAUSED) {
+        if (stopped || !gate.takesWork()) {
             settlement.settle(job, Decision.RELEASE, null, now, trace);
             return;
         }
