@@ -36,6 +36,13 @@ for i = 1, #ARGV do
         if type(info['lag']) == 'number' then
           lag = info['lag']
         end
+        -- Redis 7.0 computes lag from the group's entries-read, which a replica does not follow
+        -- (its XREADGROUPs arrive without it): after a failover a group that read everything can
+        -- show thousands forever, a lag alert and an autoscaler acting on nothing. An entry after
+        -- the last delivered one is what lag counts; none means none, whatever entries-read says.
+        if lag > 0 and #redis.call('XRANGE', stream, '(' .. info['last-delivered-id'], '+', 'COUNT', 1) == 0 then
+          lag = 0
+        end
         local summary = redis.call('XPENDING', stream, group)
         pending = summary[1]
         if pending > 0 then

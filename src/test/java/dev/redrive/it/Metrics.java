@@ -15,8 +15,12 @@ final class Metrics {
     /** Sum of every sample of the metric whose labels contain {@code labelFragment}. */
     static double sum(int managementPort, String metric, String labelFragment) {
         try {
-            String body = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + managementPort + "/q/metrics")).build(),
+            // HTTP/1.1 and a time limit: the JDK client's default h2c upgrade once hung a test here
+            // for ten minutes against a management port that curl read in 26 ms.
+            String body = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(java.time.Duration.ofSeconds(5)).build().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + managementPort + "/q/metrics"))
+                    .timeout(java.time.Duration.ofSeconds(10)).build(),
                     HttpResponse.BodyHandlers.ofString()).body();
             double total = 0;
             for (String line : body.split("\n")) {

@@ -96,7 +96,7 @@ class RedisSentinelIT {
                         (kind.equals("ok") ? ok : poison).add(n.xadd("orders", "kind", kind));
                     }
                     Await.until("every job done or parked on the new primary", Duration.ofSeconds(60),
-                            () -> n.pending("orders", "redrive") == 0 && lag(n) == 0 && n.xlen("{orders}:dlq") >= poison.size());
+                            () -> n.pending("orders", "redrive") == 0 && allRead(n) && n.xlen("{orders}:dlq") >= poison.size());
                     long seconds = (System.nanoTime() - killed) / 1_000_000_000L;
                     Map<String, Integer> parked = parkedOrigins(n);
                     for (String id : poison) {
@@ -115,23 +115,39 @@ class RedisSentinelIT {
                             + seconds + " s from the kill to the last job done");
                 }
                 redrive.awaitReady(Duration.ofSeconds(30));
+                // Redis' own lag stays wrong on the promoted replica (59 here): the gauge must say 0
+                // once every entry was read, or the lag alert and an autoscaler act on nothing.
+                Await.until("redrive_lag of orders 0 on the new primary", Duration.ofSeconds(30),
+                        () -> Metrics.sum(redrive.managementPort(), "redrive_lag", "queue=\"orders\"") == 0
+                                && Metrics.sum(redrive.managementPort(), "redrive_group_consumers", "queue=\"orders\"") > 0);
             }
         } finally {
             sentinels.forEach(Process::destroyForcibly);
         }
     }
 
-    private static long lag(RedisCli cli) {
+    /**
+     * Whether the group was handed every entry: its last-delivered-id is the stream's last id.
+     * Not the group's {@code lag}: Redis 7.0 computes it from {@code entries-read}, which a promoted
+     * replica can hold wrong (seen here: 41 read of 100, lag 59, with every entry delivered and acked).
+     */
+    private static boolean allRead(RedisCli cli) {
+        String last = field((List<?>) cli.call("XINFO", "STREAM", "orders"), "last-generated-id");
         for (Object g : (List<?>) cli.call("XINFO", "GROUPS", "orders")) {
-            List<?> fields = (List<?>) g;
-            for (int i = 0; i < fields.size(); i += 2) {
-                if ("lag".equals(RedisCli.text(fields.get(i)))) {
-                    Object lag = fields.get(i + 1);
-                    return lag instanceof Long l ? l : -1;
-                }
+            if ("redrive".equals(field((List<?>) g, "name"))) {
+                return last != null && last.equals(field((List<?>) g, "last-delivered-id"));
             }
         }
-        return -1;
+        return false;
+    }
+
+    private static String field(List<?> fields, String name) {
+        for (int i = 0; i + 1 < fields.size(); i += 2) {
+            if (name.equals(RedisCli.text(fields.get(i)))) {
+                return RedisCli.text(fields.get(i + 1));
+            }
+        }
+        return null;
     }
 
     /** How often each origin id is parked in {orders}:dlq. */
