@@ -61,10 +61,20 @@ class RedisAclIT {
             try (RedriveProcess redrive = process(redis, "redrive", PASSWORD, "acl")) {
                 redrive.awaitReady(Duration.ofSeconds(60));
                 String ours = "id=" + cli.call("CLIENT", "ID") + " ";
-                for (String client : RedisCli.text(cli.call("CLIENT", "LIST")).split("\n")) {
-                    assertTrue(client.isBlank() || client.startsWith(ours) || client.contains(" user=redrive "),
-                            "every connection of redrive runs as its user: " + client);
-                }
+                // A connection caught between its connect and its first command (HELLO with AUTH)
+                // shows cmd=NULL and the default user: it must run as redrive's user, or be gone,
+                // a moment later. One that ran any command as another user fails at once.
+                Await.until("every connection of redrive runs as its user", Duration.ofSeconds(10), () -> {
+                    boolean all = true;
+                    for (String client : RedisCli.text(cli.call("CLIENT", "LIST")).split("\n")) {
+                        if (client.isBlank() || client.startsWith(ours) || client.contains(" user=redrive ")) {
+                            continue;
+                        }
+                        assertTrue(client.contains(" cmd=NULL "), "every connection of redrive runs as its user: " + client);
+                        all = false;
+                    }
+                    return all;
+                });
                 cli.xadd("orders", "kind", "ok");
                 cli.xadd("orders", "kind", "flaky");
                 cli.xadd("orders", "kind", "poison");
