@@ -158,8 +158,11 @@ class RedisClusterFailoverIT {
                     Await.until("a job added to " + victim + " while it waited for new entries to run", BACK_WITHIN,
                             () -> ran(downstream, victim, afterQuiet));
                     Await.until("readiness UP after the quiet spell", BACK_WITHIN, () -> readiness(redrive) == 200);
-                    Await.until("20 more jobs on each queue", Duration.ofSeconds(20),
-                            () -> queues.stream().allMatch(q -> producer.added(q) > before.get(q) + 20));
+                    // The run's length follows the promotion's timing: wait for the traffic the
+                    // check below asks of each queue rather than hope a fast failover left enough.
+                    Await.until("20 more jobs on each queue, at least 50 in all", Duration.ofSeconds(30),
+                            () -> queues.stream().allMatch(q -> producer.added(q) > before.get(q) + 20
+                                    && producer.added(q) >= 50));
                     producer.running.set(false);
                     producing.join(10_000);
 
