@@ -77,7 +77,7 @@ class PartitionIT {
 
                 link.cut();
                 long cutAt = System.nanoTime();
-                Await.until("readiness DOWN during the partition", Duration.ofSeconds(10), () -> readiness(service) != 200);
+                Await.until("readiness DOWN during the partition", Duration.ofSeconds(10), () -> service.readiness() != 200);
                 long downAfter = System.nanoTime() - cutAt;
                 long asked = System.nanoTime();
                 HttpResponse<String> listing = get(service, "/dlq");
@@ -94,7 +94,7 @@ class PartitionIT {
                 String after = producer.last;
                 Await.until("a job added after the partition to run, and readiness UP", BACK_WITHIN,
                         () -> downstream.requests().stream().anyMatch(r -> r.jobId().endsWith("/" + after))
-                                && readiness(service) == 200);
+                                && service.readiness() == 200);
                 long backAfter = System.nanoTime() - restoredAt;
                 Await.until("20 more jobs", BACK_WITHIN, () -> producer.acknowledged.get() > before + 20);
                 producer.running.set(false);
@@ -171,16 +171,6 @@ class PartitionIT {
             return true;
         } catch (Exception e) {
             return false;
-        }
-    }
-
-    private static int readiness(RedriveProcess service) {
-        try {
-            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-                    + service.managementPort() + "/q/health/ready")).timeout(Duration.ofSeconds(5)).build(),
-                    HttpResponse.BodyHandlers.discarding()).statusCode();
-        } catch (Exception e) {
-            return -1;
         }
     }
 

@@ -122,7 +122,7 @@ class RedisClusterFailoverIT {
                     // Until the promotion the pool refuses every command (Vert.x's cluster client connects to all
                     // primaries): readiness DOWN, the API a 503 with Retry-After, never a hang or a 500.
                     Await.until("readiness DOWN while the slot has no primary", Duration.ofSeconds(10),
-                            () -> readiness(redrive) != 200);
+                            () -> redrive.readiness() != 200);
                     long downAfter = System.nanoTime() - killedAt;
                     HttpResponse<String> listing = listDeadLetters(redrive);
                     assertTrue(listing.statusCode() == 503 && listing.headers().firstValue("Retry-After").isPresent()
@@ -140,7 +140,7 @@ class RedisClusterFailoverIT {
                     Await.until("a job added to " + victim + " after the promotion to run", BACK_WITHIN,
                             () -> ran(downstream, victim, after));
                     long flowingAfter = System.nanoTime() - killedAt;
-                    Await.until("readiness UP again", BACK_WITHIN, () -> readiness(redrive) == 200);
+                    Await.until("readiness UP again", BACK_WITHIN, () -> redrive.readiness() == 200);
                     long readyAfter = System.nanoTime() - killedAt;
 
                     // A quiet queue waits in its blocking reader, the part that kept the dead node's address:
@@ -150,14 +150,14 @@ class RedisClusterFailoverIT {
                     try (RedisCli onPromoted = new RedisCli(promoted)) {
                         Await.until(victim + " to drain and wait for new entries", BACK_WITHIN,
                                 () -> onPromoted.pending(victim, "redrive") == 0 && (blockedReads(onPromoted) > 0
-                                        || readinessBody(redrive).contains("new entries not read")));
+                                        || redrive.readinessBody().contains("new entries not read")));
                     }
                     long quiet = producer.added(victim);
                     producer.paused.remove(victim);
                     String afterQuiet = producer.next(victim, quiet);
                     Await.until("a job added to " + victim + " while it waited for new entries to run", BACK_WITHIN,
                             () -> ran(downstream, victim, afterQuiet));
-                    Await.until("readiness UP after the quiet spell", BACK_WITHIN, () -> readiness(redrive) == 200);
+                    Await.until("readiness UP after the quiet spell", BACK_WITHIN, () -> redrive.readiness() == 200);
                     // The run's length follows the promotion's timing: wait for the traffic the
                     // check below asks of each queue rather than hope a fast failover left enough.
                     Await.until("20 more jobs on each queue, at least 50 in all", Duration.ofSeconds(30),
@@ -308,30 +308,10 @@ class RedisClusterFailoverIT {
                 .filter(c -> c.contains(" flags=b ") && c.contains(" cmd=xreadgroup")).count();
     }
 
-    private static String readinessBody(RedriveProcess service) {
-        try {
-            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-                    + service.managementPort() + "/q/health/ready")).timeout(Duration.ofSeconds(5)).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
-        } catch (Exception e) {
-            return "";
-        }
-    }
-
     private static HttpResponse<String> listDeadLetters(RedriveProcess service) throws Exception {
         String auth = Base64.getEncoder().encodeToString(("viewer:" + ApiUsers.password("viewer")).getBytes(StandardCharsets.UTF_8));
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.httpPort() + "/dlq"))
                 .header("Authorization", "Basic " + auth).timeout(Duration.ofSeconds(15)).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static int readiness(RedriveProcess service) {
-        try {
-            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-                    + service.managementPort() + "/q/health/ready")).timeout(Duration.ofSeconds(5)).build(),
-                    HttpResponse.BodyHandlers.discarding()).statusCode();
-        } catch (Exception e) {
-            return -1;
-        }
     }
 
     private static void sleepQuietly(long millis) {

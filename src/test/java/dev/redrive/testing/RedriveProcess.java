@@ -86,24 +86,38 @@ public final class RedriveProcess implements AutoCloseable {
 
     /** Waits until readiness says UP (Redis reachable, every group in place). */
     public RedriveProcess awaitReady(Duration bound) {
-        HttpClient http = HttpClient.newHttpClient();
         Await.until("redrive to be ready (log: " + log + ")", bound, () -> {
             if (!process.isAlive()) {
                 throw new AssertionError("redrive exited with " + process.exitValue() + ":\n" + output());
             }
-            try {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + managementPort + "/q/health/ready")).build(),
-                        HttpResponse.BodyHandlers.ofString());
-                return r.statusCode() == 200;
-            } catch (IOException e) {
-                return false;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
+            return readiness() == 200;
         });
         return this;
+    }
+
+    /** Readiness' status now, or -1 when it does not answer within 5 s. */
+    public int readiness() {
+        HttpResponse<String> r = readinessReply();
+        return r == null ? -1 : r.statusCode();
+    }
+
+    /** Readiness' body now (it names what is DOWN), or "" when it does not answer within 5 s. */
+    public String readinessBody() {
+        HttpResponse<String> r = readinessReply();
+        return r == null ? "" : r.body();
+    }
+
+    private HttpResponse<String> readinessReply() {
+        try {
+            return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + managementPort + "/q/health/ready")).timeout(Duration.ofSeconds(5)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
     }
 
     public int managementPort() {
