@@ -87,7 +87,7 @@ public class SpanLedger {
         }
         if (full > 0) {
             LOG.warnf("dropped %d spans since the last warning: the export queue was full (spans end faster than the "
-                    + "exporter sends them); raise quarkus.otel.bsp.max-queue-size or max-export-batch-size, lower "
+                    + "exporter sends them); raise quarkus.otel.bsp.max.queue.size or max.export.batch.size, lower "
                     + "OTEL_TRACES_SAMPLER_ARG, or give the collector more room (RUNBOOK, \"Spans dropped\")", full);
         }
         if (failed > 0) {
