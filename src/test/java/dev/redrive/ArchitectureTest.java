@@ -11,6 +11,13 @@ import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.nam
 import static com.tngtech.archunit.core.domain.properties.HasOwner.Predicates.With.owner;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -222,5 +229,30 @@ class ArchitectureTest {
                 .orShould().beAnnotatedWith(WithTestResource.List.class)
                 .because("each test profile is a Quarkus boot: they live in testing/ and list their own test resources")
                 .check(TESTS);
+    }
+
+    /**
+     * bench/ is in the build: {@code mvn verify} compiles {@code bench/java} (its own source set, the
+     * {@code bench-compile} execution of the compiler plugin in pom.xml) into
+     * {@code target/bench-classes} before the tests run, so every bench source has its class there,
+     * at least as new as the source. A bench that only its script compiles breaks unseen on a rename.
+     */
+    @Test
+    void benchSourcesCompileInTheBuild() throws IOException {
+        Path sources = Path.of("bench/java"), classes = Path.of("target/bench-classes");
+        List<Path> java;
+        try (var files = Files.walk(sources)) {
+            java = files.filter(f -> f.toString().endsWith(".java")).toList();
+        }
+        assertFalse(java.isEmpty(), "no bench sources under " + sources);
+        for (Path source : java) {
+            String name = sources.relativize(source).toString();
+            Path compiled = classes.resolve(name.substring(0, name.length() - ".java".length()) + ".class");
+            assertTrue(Files.isRegularFile(compiled)
+                    && !Files.getLastModifiedTime(compiled).toInstant().isBefore(Files.getLastModifiedTime(source).toInstant()),
+                    source + " has no up-to-date class in " + classes + ": the build no longer compiles bench/ (pom.xml, bench-compile)");
+        }
+        assertTrue(new ClassFileImporter().importPath(classes).contain("dev.redrive.bench.Bench"),
+                "no dev.redrive.bench.Bench among " + classes);
     }
 }
