@@ -7,7 +7,7 @@
 #   --jobs N         success-path jobs (default 200000); failure path N/10, replay N/2, HTTP N/4
 #   --reps R         timed repetitions of the success and cost-growth runs, interleaved (default 5)
 #   --only LIST      comma list of: success,growth,failure,replay,latency,http,traced,console, and issue 12's
-#                    manyqueues,idle,punctuality,httpceiling (Scale.java; "scale" = those four) (default all);
+#                    manyqueues,idle,punctuality,httpceiling (Scale; "scale" = those four) (default all);
 #                    console: 100,000 dead letters, the console's Overview, Causes and a filtered Entries page;
 #                    issue 24's tls (success and failure paths over TLS beside plain text) and replicas
 #                    (a primary and a replica: success, failure, bulk replay with wait-replicas=1 beside 0)
@@ -55,6 +55,7 @@ JAR="${BENCH_JAR:-target/quarkus-app/quarkus-run.jar}"
 if [ "$BUILD" = 1 ] && { [ ! -f "$JAR" ] || [ -n "$(find src pom.xml -newer "$JAR" -type f -print -quit)" ]; }; then
   echo "building the service (mvn -o -q -B package -DskipTests)" >&2
   mvn -o -q -B package -DskipTests >&2
+  mkdir -p target/bench-classes && touch target/bench-classes/.built # package compiled the bench too
 fi
 [ -f "$JAR" ] || { echo "no $JAR; build it first" >&2; exit 1; }
 
@@ -84,13 +85,18 @@ for _ in $(seq 100); do [ "$(redis-cli -p "$PORT" ping 2>/dev/null)" = PONG ] &&
 [ "$(redis-cli -p "$PORT" ping 2>/dev/null)" = PONG ] || { echo "redis-server did not start" >&2; exit 1; }
 echo "redis-server $(redis-server --version | awk '{print $3}') pid $REDIS_PID on 127.0.0.1:$PORT; jobs=$JOBS reps=$REPS concurrency=$CONC; $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
-# The harness runs on the service's own libraries (Vert.x Redis client, Vert.x HTTP server) and
-# classes (the dead-letter record, keys and scripts it seeds with). Bench.java calls Scale.java
-# (issue 12) and Traced.java (the tracing cost), so they are compiled together.
+# The harness (bench/java/dev/redrive/bench, its own source set in pom.xml: mvn compiles it into
+# target/bench-classes after the tests, whose fixtures it builds on) runs on the service's own
+# libraries (Vert.x Redis client, Vert.x HTTP server) and classes (the dead-letter record, keys and
+# scripts it seeds with), taken from the jar under test.
+STAMP=target/bench-classes/.built
+if [ ! -f "$STAMP" ] || [ -n "$(find bench/java src pom.xml -newer "$STAMP" -type f -print -quit)" ]; then
+  echo "compiling the bench (mvn -o -q -B test-compile)" >&2
+  mvn -o -q -B test-compile >&2
+  touch "$STAMP"
+fi
 APP="$(dirname "$JAR")"
-CP="$APP/lib/main/*:$APP/app/*"
-javac -nowarn -d "$OUT/classes" -cp "$CP" "$HERE/Bench.java" "$HERE/Scale.java" "$HERE/Traced.java" \
-  "$HERE/Production.java" "$HERE/Waits.java" "$HERE/RawBeside.java"
+CP="target/bench-classes:target/test-classes:$APP/lib/main/*:$APP/app/*"
 
 # traced: the SDK's floor beside each rep is the peers' jvm/OtelFloor; success: their raw JVM drain
 # (jvm/RawDrain) after each rep; built once in a private copy (Maven offline first; the OTLP
@@ -104,7 +110,7 @@ if [[ ",$ONLY," == *,traced,* || ",$ONLY," == *,success,* ]]; then
   fi
   export PEERS_JVM
 fi
-java -cp "$OUT/classes:$CP" Bench --redis-port "$PORT" --jobs "$JOBS" --reps "$REPS" \
+java -cp "$CP" dev.redrive.bench.Bench --redis-port "$PORT" --jobs "$JOBS" --reps "$REPS" \
   --only "$ONLY" --concurrency "$CONC" --latency-seconds "$LAT_S" --jar "$JAR" --out "$OUT" \
   --queues "$QUEUES" --idle-seconds "$IDLE_S" --retry-jobs "$RETRY_JOBS" \
   --java-opts "${BENCH_JAVA_OPTS:--Xmx128m}" | tee "$OUT/stdout.txt" | { grep --line-buffered '^RESULT ' || true; } | sed -u 's/^RESULT //'

@@ -4,9 +4,20 @@ import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackages;
+import static com.tngtech.archunit.core.domain.JavaCall.Predicates.target;
+import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.nameMatching;
+import static com.tngtech.archunit.core.domain.properties.HasOwner.Predicates.With.owner;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -84,7 +95,7 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage("dev.redrive.redrive..")
                 .should().dependOnClassesThat(resideInAPackage(ROOT).and(resideOutsideOfPackages("dev.redrive.redrive..",
                         "dev.redrive.deadletter..", "dev.redrive.redis..", "dev.redrive.config..", "dev.redrive.job..",
-                        "dev.redrive.trace..")))
+                        "dev.redrive.trace..", "dev.redrive.time..")))
                 .because("a bulk redrive is many replays, paced: the packages below it hold everything else")
                 .check(MAIN);
         noClasses().that().resideOutsideOfPackages("dev.redrive.redrive..", "dev.redrive.api..", "dev.redrive.console..")
@@ -164,6 +175,24 @@ class ArchitectureTest {
                 .check(MAIN);
     }
 
+    /**
+     * time/ is the one owner of time for the worker, the redrive runner and the dead-letter log
+     * (Timers: timers, periodic work, the clock): they never set a Vert.x timer themselves, so a
+     * test can step every one of them (testing/SteppableTimers). time/ is built on nothing of redrive.
+     */
+    @Test
+    void timersHaveOneOwner() {
+        noClasses().that().resideInAnyPackage("dev.redrive.worker..", "dev.redrive.redrive..", "dev.redrive.deadletter..")
+                .should().callMethodWhere(target(nameMatching("setTimer|setPeriodic|cancelTimer|timer|timerStream|periodicStream"))
+                        .and(target(owner(resideInAPackage("io.vertx..")))))
+                .because("timers go through time/Timers, which production backs with Vert.x and tests step")
+                .check(MAIN);
+        noClasses().that().resideInAPackage("dev.redrive.time..")
+                .should().dependOnClassesThat(resideInAPackage(ROOT).and(resideOutsideOfPackage("dev.redrive.time..")))
+                .because("time is below every package that uses it")
+                .check(MAIN);
+    }
+
     @Test
     void noPackageCycles() {
         slices().matching("dev.redrive.(*)..").should().beFreeOfCycles().check(MAIN);
@@ -200,5 +229,30 @@ class ArchitectureTest {
                 .orShould().beAnnotatedWith(WithTestResource.List.class)
                 .because("each test profile is a Quarkus boot: they live in testing/ and list their own test resources")
                 .check(TESTS);
+    }
+
+    /**
+     * bench/ is in the build: {@code mvn verify} compiles {@code bench/java} (its own source set, the
+     * {@code bench-compile} execution of the compiler plugin in pom.xml) into
+     * {@code target/bench-classes} before the tests run, so every bench source has its class there,
+     * at least as new as the source. A bench that only its script compiles breaks unseen on a rename.
+     */
+    @Test
+    void benchSourcesCompileInTheBuild() throws IOException {
+        Path sources = Path.of("bench/java"), classes = Path.of("target/bench-classes");
+        List<Path> java;
+        try (var files = Files.walk(sources)) {
+            java = files.filter(f -> f.toString().endsWith(".java")).toList();
+        }
+        assertFalse(java.isEmpty(), "no bench sources under " + sources);
+        for (Path source : java) {
+            String name = sources.relativize(source).toString();
+            Path compiled = classes.resolve(name.substring(0, name.length() - ".java".length()) + ".class");
+            assertTrue(Files.isRegularFile(compiled)
+                    && !Files.getLastModifiedTime(compiled).toInstant().isBefore(Files.getLastModifiedTime(source).toInstant()),
+                    source + " has no up-to-date class in " + classes + ": the build no longer compiles bench/ (pom.xml, bench-compile)");
+        }
+        assertTrue(new ClassFileImporter().importPath(classes).contain("dev.redrive.bench.Bench"),
+                "no dev.redrive.bench.Bench among " + classes);
     }
 }

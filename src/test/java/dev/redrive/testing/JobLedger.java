@@ -11,8 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The one invariant check of "nothing lost, nothing twice" (issue 24.7), shared by the process-level
- * tests and the soak ({@code bench/Soak.java} runs with {@code target/test-classes} on its class
- * path, so this class uses nothing but the JDK).
+ * tests and the soak ({@code bench/java/dev/redrive/bench/Soak.java}, which runs with
+ * {@code target/test-classes} on its class path; this class uses nothing but the JDK).
  * <p>
  * A job lives one or more lives: the stream entry its producer added, then one per replay or
  * redrive of it. The producer records a job only once Redis acknowledged its {@code XADD} (under

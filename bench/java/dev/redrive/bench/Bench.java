@@ -1,3 +1,5 @@
+package dev.redrive.bench;
+
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;

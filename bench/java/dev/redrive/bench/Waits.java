@@ -1,3 +1,5 @@
+package dev.redrive.bench;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

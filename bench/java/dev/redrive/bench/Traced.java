@@ -1,3 +1,5 @@
+package dev.redrive.bench;
+
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

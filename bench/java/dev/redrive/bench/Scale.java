@@ -1,3 +1,5 @@
+package dev.redrive.bench;
+
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -592,7 +594,7 @@ final class Scale {
                     cmd.add(o.replace("{tag}", "httpceiling"));
                 }
             }
-            cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "Scale", "http-client",
+            cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Scale.class.getName(), "http-client",
                     String.valueOf(port), String.valueOf(n), String.valueOf(warm)));
             Path log = Bench.out.resolve("httpceiling.log");
             Files.writeString(Bench.out.resolve("httpceiling.cmd"), String.join(" ", cmd) + "\n");

@@ -1,3 +1,5 @@
+package dev.redrive.bench;
+
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -1,3 +1,5 @@
+package dev.redrive.bench;
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
