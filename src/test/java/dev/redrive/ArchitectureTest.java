@@ -4,7 +4,11 @@ import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackages;
+import static com.tngtech.archunit.core.domain.JavaCall.Predicates.target;
+import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.nameMatching;
+import static com.tngtech.archunit.core.domain.properties.HasOwner.Predicates.With.owner;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -91,7 +95,7 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage("dev.redrive.redrive..")
                 .should().dependOnClassesThat(resideInAPackage(ROOT).and(resideOutsideOfPackages("dev.redrive.redrive..",
                         "dev.redrive.deadletter..", "dev.redrive.redis..", "dev.redrive.config..", "dev.redrive.job..",
-                        "dev.redrive.trace..")))
+                        "dev.redrive.trace..", "dev.redrive.time..")))
                 .because("a bulk redrive is many replays, paced: the packages below it hold everything else")
                 .check(MAIN);
         noClasses().that().resideOutsideOfPackages("dev.redrive.redrive..", "dev.redrive.api..", "dev.redrive.console..")
@@ -168,6 +172,24 @@ class ArchitectureTest {
         noClasses().that().resideOutsideOfPackages(MAY_IMPORT_WORKER)
                 .should().dependOnClassesThat().resideInAPackage("dev.redrive.worker..")
                 .because("what the workers know (streams, names) comes from configuration, before they start")
+                .check(MAIN);
+    }
+
+    /**
+     * time/ is the one owner of time for the worker, the redrive runner and the dead-letter log
+     * (Timers: timers, periodic work, the clock): they never set a Vert.x timer themselves, so a
+     * test can step every one of them (testing/SteppableTimers). time/ is built on nothing of redrive.
+     */
+    @Test
+    void timersHaveOneOwner() {
+        noClasses().that().resideInAnyPackage("dev.redrive.worker..", "dev.redrive.redrive..", "dev.redrive.deadletter..")
+                .should().callMethodWhere(target(nameMatching("setTimer|setPeriodic|cancelTimer|timer|timerStream|periodicStream"))
+                        .and(target(owner(resideInAPackage("io.vertx..")))))
+                .because("timers go through time/Timers, which production backs with Vert.x and tests step")
+                .check(MAIN);
+        noClasses().that().resideInAPackage("dev.redrive.time..")
+                .should().dependOnClassesThat(resideInAPackage(ROOT).and(resideOutsideOfPackage("dev.redrive.time..")))
+                .because("time is below every package that uses it")
                 .check(MAIN);
     }
 

@@ -128,6 +128,6 @@ public class DeadLetterActionResource {
     public record ReplayRequestDoc(
             @Schema(description = "Fields to patch or add: a string, or {\"base64\": \"...\"} for bytes")
             Map<String, Object> fields,
-            @Schema(description = "Why (kept in the audit trail)") String note) {
+            @Schema(description = "Why (kept in the audit trail without the white space around it)") String note) {
     }
 }

@@ -91,7 +91,7 @@ public class EntryActions {
             throw ProblemException.badRequest("every edited field needs a name and a value (got " + names.size()
                     + " names, " + values.size() + " values)");
         }
-        String why = note == null || note.isBlank() ? null : note.trim();
+        String why = Replays.note(note);
         String idempotencyKey = confirm == null ? null : Replays.idempotencyKey(key);
         return permits.run(() -> reader.excerpt(dlq, id)).flatMap(found -> {
             if (found.isEmpty() && confirm != null && idempotencyKey != null) {

@@ -1,6 +1,7 @@
 package dev.redrive.deadletter;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -21,6 +22,7 @@ import dev.redrive.redis.RedisTopology;
 import dev.redrive.redis.ScriptReply;
 import dev.redrive.retry.Failure;
 import dev.redrive.retry.FailureKind;
+import dev.redrive.time.Timers;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -57,9 +59,8 @@ public class DeadLetterWriter {
     private final ParkLog log = new ParkLog();
 
     /** Summarised park lines are reported when their window closes, whether or not more parks come. */
-    void startLogWindows(@jakarta.enterprise.event.Observes io.quarkus.runtime.StartupEvent event,
-            io.vertx.mutiny.core.Vertx vertx) {
-        vertx.setPeriodic(LOG_WINDOW_SECONDS * 1000, t -> log.closeWindow(LOG_WINDOW_SECONDS));
+    void startLogWindows(@jakarta.enterprise.event.Observes io.quarkus.runtime.StartupEvent event, Timers time) {
+        time.every(Duration.ofSeconds(LOG_WINDOW_SECONDS), () -> log.closeWindow(LOG_WINDOW_SECONDS));
     }
 
     /**
@@ -206,7 +207,7 @@ public class DeadLetterWriter {
                 outcome.detail(), written, record.group());
     }
 
-    public Instant now() {
+    private Instant now() {
         return clock.instant().truncatedTo(ChronoUnit.MILLIS);
     }
 }

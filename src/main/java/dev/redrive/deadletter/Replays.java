@@ -26,7 +26,7 @@ import io.smallrye.mutiny.Uni;
  * dead-letter stream's hash slot), says why an origin outside them is refused, and turns each
  * script's return codes ({@link ScriptReply.Code}) into results or {@link DeadLetterException}s,
  * in one function per script. It also owns what an operator's input must be (the discard's
- * reason, the Idempotency-Key), so the API and the console apply one rule.
+ * reason, the replay's note, the Idempotency-Key), so the API and the console apply one rule.
  */
 @ApplicationScoped
 public class Replays {
@@ -89,7 +89,7 @@ public class Replays {
         Map<String, byte[]> patch = request.patch() == null ? Map.of() : request.patch();
         ReplaySpan span = tracing.replay(dlq, request.id(), request.actor());
         DeadLetterScripts.Replay replay = new DeadLetterScripts.Replay(request.id(), request.actor(), now(),
-                request.note() == null ? "" : request.note(), idempotencyKey,
+                note(request.note()), idempotencyKey,
                 Math.max(1, config.replay().idempotencyTtl().toSeconds()), span == null ? "" : span.traceparent(), patch);
         Uni<Replayed> replayed = scripts.replay(dlq, writableFrom(dlq), replay)
                 .map(written -> replicated(outcome(request, ScriptReply.of(LuaScripts.Script.REPLAY, written.reply())), written));
@@ -167,6 +167,15 @@ public class Replays {
                     "a discard's reason is limited to " + MAX_REASON + " characters (it has " + why.length() + ")");
         }
         return why;
+    }
+
+    /**
+     * A replay's note as the audit trail keeps it: without the white space around it, like a
+     * discard's reason (a form's text area or a hand-written JSON body adds some); none, or only
+     * white space, is no note (""). Unlike the reason it is optional.
+     */
+    public static String note(String note) {
+        return note == null ? "" : note.strip();
     }
 
     /**

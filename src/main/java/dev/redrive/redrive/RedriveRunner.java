@@ -1,5 +1,6 @@
 package dev.redrive.redrive;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,7 @@ import dev.redrive.config.ProcessIdentity;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.deadletter.DeadLetterException;
 import dev.redrive.deadletter.ReplayTargets;
+import dev.redrive.time.Timers;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.context.api.ManagedExecutorConfig;
@@ -58,7 +60,7 @@ public class RedriveRunner {
     ProcessIdentity identity;
 
     @Inject
-    io.vertx.mutiny.core.Vertx vertx;
+    Timers time;
 
     /**
      * This process' runs, by {@code <dead-letter stream>/<task id>}. A run is stopped through its
@@ -76,18 +78,16 @@ public class RedriveRunner {
     static final int MAX_STUCK_RUNS = 5;
 
     /** The periodic look for abandoned tasks; cancelled at shutdown, so none starts on a stopping executor. */
-    private volatile long lookTimer = -1;
+    private volatile Timers.Timer lookTimer = Timers.Timer.NONE;
 
     void onStart(@Observes @Priority(20) StartupEvent event) {
         executor.execute(this::resumeAbandoned);
-        lookTimer = vertx.setPeriodic(Math.max(1000, config.replay().redriveLease().toMillis()),
-                t -> executor.execute(this::resumeAbandoned));
+        lookTimer = time.every(Duration.ofMillis(Math.max(1000, config.replay().redriveLease().toMillis())),
+                () -> executor.execute(this::resumeAbandoned));
     }
 
     void onStop(@Observes ShutdownEvent event) {
-        if (lookTimer >= 0) {
-            vertx.cancelTimer(lookTimer);
-        }
+        lookTimer.cancel();
         releaseAll();
     }
 

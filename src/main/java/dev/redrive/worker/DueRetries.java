@@ -1,6 +1,6 @@
 package dev.redrive.worker;
 
-import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 
-import io.vertx.mutiny.core.Vertx;
+import dev.redrive.time.Timers;
 
 /**
  * The due times of the retries this process handed over, earliest first, with one timer set for
@@ -24,8 +24,7 @@ final class DueRetries {
 
     static final int LIMIT = 100_000;
 
-    private final Vertx vertx;
-    private final Clock clock;
+    private final Timers time;
     private final Runnable onDue;
     private final PriorityQueue<Waiting> byDue = new PriorityQueue<>(Comparator.comparingLong(Waiting::dueMillis));
     /**
@@ -35,14 +34,13 @@ final class DueRetries {
      * claim then finds another delivery count and takes nothing, so neither is dropped.
      */
     private final Map<String, Integer> ids = new HashMap<>();
-    private long timer = -1;
+    private Timers.Timer timer;
     private long timerAt = Long.MAX_VALUE;
     private boolean stopped;
 
     /** @param onDue runs (on a timer) when the earliest waiting job is due */
-    DueRetries(Vertx vertx, Clock clock, Runnable onDue) {
-        this.vertx = vertx;
-        this.clock = clock;
+    DueRetries(Timers time, Runnable onDue) {
+        this.time = time;
         this.onDue = onDue;
     }
 
@@ -68,12 +66,12 @@ final class DueRetries {
     /** Whether a waiting job is due now (slots freed: it can run). */
     synchronized boolean overdue() {
         Waiting first = byDue.peek();
-        return first != null && first.dueMillis() <= clock.millis();
+        return first != null && first.dueMillis() <= time.millis();
     }
 
     /** Up to {@code max} jobs due now, earliest first; the timer is set for the next one. */
     synchronized List<Waiting> takeDue(int max) {
-        long now = clock.millis();
+        long now = time.millis();
         List<Waiting> due = new ArrayList<>();
         while (due.size() < max && !byDue.isEmpty() && byDue.peek().dueMillis() <= now) {
             Waiting w = byDue.poll();
@@ -102,22 +100,22 @@ final class DueRetries {
             cancel();
             return;
         }
-        long now = clock.millis();
+        long now = time.millis();
         if (first.dueMillis() <= now && !adding) {
             return;
         }
         long at = Math.max(now + 1, first.dueMillis());
-        if (timer >= 0 && timerAt <= at) {
+        if (timer != null && timerAt <= at) {
             return;
         }
         cancel();
         timerAt = at;
-        timer = vertx.setTimer(at - now, t -> fired());
+        timer = time.after(Duration.ofMillis(at - now), this::fired);
     }
 
     private void fired() {
         synchronized (this) {
-            timer = -1;
+            timer = null;
             timerAt = Long.MAX_VALUE;
         }
         onDue.run();
@@ -128,9 +126,9 @@ final class DueRetries {
     }
 
     private void cancel() {
-        if (timer >= 0) {
-            vertx.cancelTimer(timer);
-            timer = -1;
+        if (timer != null) {
+            timer.cancel();
+            timer = null;
             timerAt = Long.MAX_VALUE;
         }
     }

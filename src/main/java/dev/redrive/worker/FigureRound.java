@@ -1,6 +1,5 @@
 package dev.redrive.worker;
 
-import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -12,6 +11,7 @@ import dev.redrive.config.QueueSpec;
 import dev.redrive.job.EntryIds;
 import dev.redrive.observe.QueueMetrics;
 import dev.redrive.redis.StreamInfo;
+import dev.redrive.time.Timers;
 
 /**
  * Every {@code redrive.gauge-interval}, the figures of every queue in one round (one figures.lua
@@ -27,16 +27,16 @@ final class FigureRound {
     private final List<StreamInfo.QueueKeys> keys;
     private final StreamInfo streams;
     private final Map<String, QueueMetrics> metrics;
-    private final Clock clock;
+    private final Timers time;
     private final Map<String, Consumer<StreamInfo.Figures>> observers = new ConcurrentHashMap<>();
     private final OutageLog outage = new OutageLog(LOG, "refreshing the queues' gauges");
 
-    FigureRound(List<QueueSpec> specs, StreamInfo streams, Map<String, QueueMetrics> metrics, Clock clock) {
+    FigureRound(List<QueueSpec> specs, StreamInfo streams, Map<String, QueueMetrics> metrics, Timers time) {
         this.specs = specs;
         this.keys = specs.stream().map(s -> new StreamInfo.QueueKeys(s.stream(), s.group(), s.deadLetters())).toList();
         this.streams = streams;
         this.metrics = metrics;
-        this.clock = clock;
+        this.time = time;
     }
 
     /** Hands each round's figures of {@code queue} to {@code observer} too. */
@@ -60,7 +60,7 @@ final class FigureRound {
         m.lag(Math.max(0, f.group().lag()));
         m.consumers(f.group().consumers());
         m.oldestPendingAge(f.oldestPending() == null ? 0
-                : clock.millis() - EntryIds.timestamp(f.oldestPending()).toEpochMilli());
+                : time.millis() - EntryIds.timestamp(f.oldestPending()).toEpochMilli());
         Consumer<StreamInfo.Figures> observer = observers.get(queue);
         if (observer != null) {
             observer.accept(f);

@@ -10,7 +10,7 @@ import org.jboss.logging.Logger;
 import dev.redrive.config.QueueSpec;
 import dev.redrive.redis.BlockingReader;
 import dev.redrive.redis.StreamAccess;
-import io.vertx.mutiny.core.Vertx;
+import dev.redrive.time.Timers;
 
 /**
  * How a queue reads new entries: without blocking while its stream has any (on the shared pool),
@@ -18,24 +18,10 @@ import io.vertx.mutiny.core.Vertx;
  * of the pool (a blocked read per queue would hold one each, and a thousand queues would starve
  * the acks and claims behind them).
  */
-final class NewEntries {
+record NewEntries(QueueSpec spec, String consumer, StreamAccess redis, BlockingReader reader, Timers time) {
 
     private static final Logger LOG = Logger.getLogger(NewEntries.class);
     private static final Duration REDIS_ERROR_PAUSE = Duration.ofSeconds(1);
-
-    private final QueueSpec spec;
-    private final String consumer;
-    private final StreamAccess redis;
-    private final BlockingReader reader;
-    private final Vertx vertx;
-
-    NewEntries(QueueSpec spec, String consumer, StreamAccess redis, BlockingReader reader, Vertx vertx) {
-        this.spec = spec;
-        this.consumer = consumer;
-        this.redis = redis;
-        this.reader = reader;
-        this.vertx = vertx;
-    }
 
     /**
      * Up to {@code count} new entries to {@code answer}: at once when there are some, else once some
@@ -60,7 +46,7 @@ final class NewEntries {
             // The answer frees the read's slots, and the worker reads again at once: answered now,
             // a Redis that refuses at once (a dead node, a cluster slot whose replica is not yet
             // promoted) was read, and this logged, thousands of times a second. So the pause comes first.
-            vertx.setTimer(REDIS_ERROR_PAUSE.toMillis(), t -> answer.accept(List.of()));
+            time.after(REDIS_ERROR_PAUSE, () -> answer.accept(List.of()));
         });
     }
 
@@ -73,7 +59,7 @@ final class NewEntries {
         LOG.warnf("queue %s: group %s of %s is gone (the stream or the group was deleted, or Redis lost its data); "
                 + "creating it again from the stream's start", spec.name(), spec.group(), spec.stream());
         redis.ensureGroup(spec.stream(), spec.group()).subscribe().with(ok -> retry.run(),
-                e -> vertx.setTimer(REDIS_ERROR_PAUSE.toMillis(), t -> retry.run()));
+                e -> time.after(REDIS_ERROR_PAUSE, retry));
     }
 
     /** Ends a wait for new entries: its answer comes at once, with none (or with what was just read). */

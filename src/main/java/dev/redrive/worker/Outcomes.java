@@ -1,6 +1,5 @@
 package dev.redrive.worker;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,6 +19,7 @@ import dev.redrive.job.ReservedField;
 import dev.redrive.observe.QueueMetrics;
 import dev.redrive.redis.StreamAccess;
 import dev.redrive.retry.Failure;
+import dev.redrive.time.Timers;
 
 /**
  * Writes what became of a job that is not parked: acked once done, handed to the retry consumer
@@ -35,7 +35,7 @@ final class Outcomes {
     private final QueueSpec spec;
     private final StreamAccess redis;
     private final QueueMetrics metrics;
-    private final Clock clock;
+    private final Timers time;
     private final Batcher<String> acks;
     private final Batcher<String> doneReplays;
     private final Batcher<Handoff> retries;
@@ -55,11 +55,11 @@ final class Outcomes {
     }
 
     Outcomes(QueueSpec spec, String consumer, StreamAccess redis, DeadLetterWriter deadLetters, QueueMetrics metrics,
-            Clock clock, OutcomeListener worker) {
+            Timers time, OutcomeListener worker) {
         this.spec = spec;
         this.redis = redis;
         this.metrics = metrics;
-        this.clock = clock;
+        this.time = time;
         this.worker = worker;
         this.slotFreed = worker::slotFreed;
         this.atOnce = new ImmediateRetries(spec, consumer, redis, worker);
@@ -75,7 +75,7 @@ final class Outcomes {
         this.retries = new Batcher<>(handoffs -> redis.handOver(spec.stream(), spec.group(), Consumers.RETRY,
                 handoffs.stream().map(Handoff::id).toList(), -1, hints(handoffs)).invoke(gone -> {
                     Set<String> trimmedIds = gone.stream().map(StreamAccess.Seen::id).collect(Collectors.toSet());
-                    long now = clock.millis();
+                    long now = time.millis();
                     List<DueRetries.Waiting> waiting = new ArrayList<>(handoffs.size());
                     for (Handoff h : handoffs) {
                         if (trimmedIds.contains(h.id())) {
@@ -114,7 +114,7 @@ final class Outcomes {
         }
         long wait = Durations.toMillis(hint.get());
         retries.add(new Handoff(job, failure, attemptedAt, Math.max(backoff, wait),
-                Durations.plus(clock.millis(), wait)), slotFreed);
+                Durations.plus(time.millis(), wait)), slotFreed);
     }
 
     /**

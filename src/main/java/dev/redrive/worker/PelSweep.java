@@ -10,8 +10,8 @@ import java.util.function.Predicate;
 import org.jboss.logging.Logger;
 
 import dev.redrive.redis.StreamAccess;
+import dev.redrive.time.Timers;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.core.Vertx;
 
 /**
  * The one periodic walk over a group's pending entries that the retry scheduler, the stall
@@ -32,17 +32,17 @@ final class PelSweep {
     }
 
     private final StreamAccess redis;
-    private final Vertx vertx;
+    private final Timers time;
     private final String stream;
     private final String group;
     private final PelPages pages;
     private final OutageLog outage;
-    private final List<Long> timers = new ArrayList<>();
+    private final List<Timers.Timer> timers = new ArrayList<>();
 
     /** {@code what} names the walk for the outage log under {@code log}, e.g. "looking for due retries of orders". */
-    PelSweep(StreamAccess redis, Vertx vertx, String stream, String group, int pageSize, Logger log, String what) {
+    PelSweep(StreamAccess redis, Timers time, String stream, String group, int pageSize, Logger log, String what) {
         this.redis = redis;
-        this.vertx = vertx;
+        this.time = time;
         this.stream = stream;
         this.group = group;
         this.pages = new PelPages(pageSize);
@@ -51,11 +51,11 @@ final class PelSweep {
 
     /** Runs {@code tick} every {@code period} (at least 1 ms) until {@link #stop}: a step, or its owner's other periodic work. */
     synchronized void every(Duration period, Runnable tick) {
-        timers.add(vertx.setPeriodic(Math.max(1, period.toMillis()), t -> tick.run()));
+        timers.add(time.every(period, tick));
     }
 
     synchronized void stop() {
-        timers.forEach(vertx::cancelTimer);
+        timers.forEach(Timers.Timer::cancel);
         timers.clear();
     }
 

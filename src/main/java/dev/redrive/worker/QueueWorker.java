@@ -1,9 +1,7 @@
 package dev.redrive.worker;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -19,6 +17,7 @@ import dev.redrive.retry.Decision;
 import dev.redrive.retry.Failure;
 import dev.redrive.retry.FailureKind;
 import dev.redrive.retry.RetryPolicy;
+import dev.redrive.time.Timers;
 import dev.redrive.trace.QueueTracer;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
@@ -49,7 +48,7 @@ final class QueueWorker implements OutcomeListener {
     private final Attempts attempts;
     private final QueueMetrics metrics;
     private final Vertx vertx;
-    private final Clock clock;
+    private final Timers time;
     private final Outcomes outcomes;
     private final Parking parking;
     private final Settlement settlement;
@@ -64,22 +63,22 @@ final class QueueWorker implements OutcomeListener {
 
     QueueWorker(QueueSpec spec, String consumer, StreamAccess redis, BlockingReader reader,
             DeadLetterWriter deadLetters, Function<Job, Uni<Void>> handler, QueueMetrics metrics, Vertx vertx,
-            Clock clock, QueueTracer tracer) {
+            Timers time, QueueTracer tracer) {
         this.spec = spec;
         this.consumer = consumer;
         this.redis = redis;
-        this.reads = new NewEntries(spec, consumer, redis, reader, vertx);
+        this.reads = new NewEntries(spec, consumer, redis, reader, time);
         this.attempts = new Attempts(handler, metrics);
         this.metrics = metrics;
         this.vertx = vertx;
-        this.clock = clock;
-        this.outcomes = new Outcomes(spec, consumer, redis, deadLetters, metrics, clock, this);
+        this.time = time;
+        this.outcomes = new Outcomes(spec, consumer, redis, deadLetters, metrics, time, this);
         this.parking = new Parking(spec, deadLetters, metrics, this);
         this.settlement = new Settlement(consumer, outcomes, parking);
         this.traces = AttemptTrace.starter(tracer);
         // Last: both keep this worker, whose fields are all set by now, and use it once started.
-        this.retries = new RetryScheduler(this, redis, vertx, clock);
-        this.stalls = new StallReclaimer(this, redis, vertx);
+        this.retries = new RetryScheduler(this, redis, time);
+        this.stalls = new StallReclaimer(this, redis, time);
     }
 
     QueueSpec spec() {
@@ -195,7 +194,7 @@ final class QueueWorker implements OutcomeListener {
     }
 
     private void run(Job job) {
-        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        Instant now = time.now();
         AttemptTrace trace = traces.apply(job);
         if (stopped || !gate.takesWork()) {
             settlement.settle(job, Decision.RELEASE, null, now, trace);
@@ -219,7 +218,7 @@ final class QueueWorker implements OutcomeListener {
         if (seen.isEmpty()) {
             return Uni.createFrom().item(NOTHING);
         }
-        return redis.claim(spec.stream(), spec.group(), consumer, clock.millis(), minIdle, seen);
+        return redis.claim(spec.stream(), spec.group(), consumer, time.millis(), minIdle, seen);
     }
 
     /**

@@ -17,8 +17,8 @@ import dev.redrive.job.Job;
 import dev.redrive.redis.StreamAccess;
 import dev.redrive.redis.StreamInfo;
 import dev.redrive.retry.FailureKind;
+import dev.redrive.time.Timers;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.core.Vertx;
 
 /**
  * The receive-limit watch ({@code redrive.watch.<name>}): SQS's maxReceiveCount for a consumer
@@ -28,22 +28,16 @@ import io.vertx.mutiny.core.Vertx;
  * step: a consumer acking at the same moment either wins (nothing is parked) or loses (its XACK
  * finds nothing); never both, never neither. (Not a bulk redrive, which moves parked jobs back.)
  */
-final class ReceiveLimitWatch {
+record ReceiveLimitWatch(WatchSpec spec, StreamInfo streams, DeadLetterWriter deadLetters, Timers time,
+        PelSweep sweep) {
 
     private static final Logger LOG = Logger.getLogger(ReceiveLimitWatch.class);
     private static final int PAGE = 200;
 
-    private final WatchSpec spec;
-    private final StreamInfo streams;
-    private final DeadLetterWriter deadLetters;
-    private final PelSweep sweep;
-
-    ReceiveLimitWatch(WatchSpec spec, StreamAccess redis, StreamInfo streams, DeadLetterWriter deadLetters, Vertx vertx) {
-        this.spec = spec;
-        this.streams = streams;
-        this.deadLetters = deadLetters;
-        this.sweep = new PelSweep(redis, vertx, spec.stream(), spec.group(), PAGE, LOG,
-                "checking receive counts of " + spec.stream() + "/" + spec.group());
+    static ReceiveLimitWatch of(WatchSpec spec, StreamAccess redis, StreamInfo streams, DeadLetterWriter deadLetters,
+            Timers time) {
+        return new ReceiveLimitWatch(spec, streams, deadLetters, time, new PelSweep(redis, time, spec.stream(),
+                spec.group(), PAGE, LOG, "checking receive counts of " + spec.stream() + "/" + spec.group()));
     }
 
     void start() {
@@ -81,7 +75,7 @@ final class ReceiveLimitWatch {
      */
     private DeadLetterRecord record(StreamAccess.Seen seen, Map<String, byte[]> fields) {
         String reason = "delivered " + seen.deliveryCount() + " times without an ack";
-        Instant now = deadLetters.now();
+        Instant now = time.now();
         String job = new Job(spec.name(), spec.stream(), seen.id(), seen.deliveryCount(), spec.maxReceiveCount(), fields)
                 .name();
         String kind = FailureKind.MAX_RECEIVE.wireName();

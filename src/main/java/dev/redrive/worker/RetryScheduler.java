@@ -1,6 +1,5 @@
 package dev.redrive.worker;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,7 +8,7 @@ import org.jboss.logging.Logger;
 
 import dev.redrive.config.QueueSpec;
 import dev.redrive.redis.StreamAccess;
-import io.vertx.mutiny.core.Vertx;
+import dev.redrive.time.Timers;
 
 /**
  * Moves failed jobs from "waiting for retry" back to running once their backoff has passed.
@@ -35,12 +34,12 @@ final class RetryScheduler {
     /** What the last pending summary said waits under the retry consumer, beyond what {@link #due} times. */
     private volatile boolean untimedWaiting = true;
 
-    RetryScheduler(QueueWorker worker, StreamAccess redis, Vertx vertx, Clock clock) {
+    RetryScheduler(QueueWorker worker, StreamAccess redis, Timers time) {
         this.worker = worker;
         this.spec = worker.spec();
-        this.sweep = new PelSweep(redis, vertx, spec.stream(), spec.group(), Math.max(100, spec.concurrency() * 4),
+        this.sweep = new PelSweep(redis, time, spec.stream(), spec.group(), Math.max(100, spec.concurrency() * 4),
                 LOG, "looking for due retries of " + spec.stream());
-        this.due = new DueRetries(vertx, clock, this::claimDue);
+        this.due = new DueRetries(time, this::claimDue);
     }
 
     void start() {

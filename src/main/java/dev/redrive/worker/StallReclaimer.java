@@ -10,7 +10,7 @@ import org.jboss.logging.Logger;
 
 import dev.redrive.config.QueueSpec;
 import dev.redrive.redis.StreamAccess;
-import io.vertx.mutiny.core.Vertx;
+import dev.redrive.time.Timers;
 
 /**
  * Stall recovery, a lifecycle event and not the dead-letter policy: a consumer that died (kill -9,
@@ -37,11 +37,11 @@ final class StallReclaimer {
     /** Running jobs found trimmed by a heartbeat and logged, so each is logged once. */
     private final Set<String> reported = ConcurrentHashMap.newKeySet();
 
-    StallReclaimer(QueueWorker worker, StreamAccess redis, Vertx vertx) {
+    StallReclaimer(QueueWorker worker, StreamAccess redis, Timers time) {
         this.worker = worker;
         this.redis = redis;
         this.spec = worker.spec();
-        this.sweep = new PelSweep(redis, vertx, spec.stream(), spec.group(), PAGE, LOG, "stall recovery on " + spec.stream());
+        this.sweep = new PelSweep(redis, time, spec.stream(), spec.group(), PAGE, LOG, "stall recovery on " + spec.stream());
     }
 
     void start() {

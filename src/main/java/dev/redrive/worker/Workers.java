@@ -1,6 +1,5 @@
 package dev.redrive.worker;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -29,6 +28,7 @@ import dev.redrive.redis.BlockingReads;
 import dev.redrive.redis.Permissions;
 import dev.redrive.redis.StreamAccess;
 import dev.redrive.redis.StreamInfo;
+import dev.redrive.time.Timers;
 import dev.redrive.trace.Tracing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
@@ -46,7 +46,6 @@ import io.vertx.mutiny.core.Vertx;
 public class Workers implements QueueStates {
 
     private static final Logger LOG = Logger.getLogger(Workers.class);
-    private static final Duration GROUP_RETRY = Duration.ofSeconds(2);
 
     @Inject
     RedriveConfig config;
@@ -85,14 +84,19 @@ public class Workers implements QueueStates {
     Tracing tracing;
 
     @Inject
-    Clock clock;
+    Timers time;
+
+    /** How long a queue whose group can't be created yet waits before it tries again. */
+    private static final Duration GROUP_RETRY = Duration.ofSeconds(2);
 
     private String consumer;
     private final Map<String, QueueWorker> workers = new ConcurrentHashMap<>();
     private final Map<String, QueueMetrics> metrics = new ConcurrentHashMap<>();
     private final List<ReceiveLimitWatch> watches = new CopyOnWriteArrayList<>();
     private FigureRound figures;
-    private long gaugeTimer = -1;
+    private Timers.Timer gaugeTimer = Timers.Timer.NONE;
+    /** Each paused queue's timer for its next probe: cancelled at shutdown, so none lets a job through then. */
+    private final Map<String, Timers.Timer> probes = new ConcurrentHashMap<>();
     private volatile boolean shuttingDown;
     /** Set when the shutdown timeout passes: what still runs then is left pending, its outcome dropped. */
     private volatile boolean abandoned;
@@ -106,21 +110,21 @@ public class Workers implements QueueStates {
             throw e;
         }
         consumer = identity.consumer();
-        figures = new FigureRound(List.copyOf(queues.queues().values()), streams, metrics, clock);
+        figures = new FigureRound(List.copyOf(queues.queues().values()), streams, metrics, time);
         for (QueueSpec spec : queues.queues().values()) {
             metrics.put(spec.name(), new QueueMetrics(registry, spec.name(), spec.stream(), spec.deadLetters()));
             deadLetters.expectParks(spec.name());
             startWhenGroupExists(spec);
         }
         for (var watch : queues.watches().values()) {
-            ReceiveLimitWatch limit = new ReceiveLimitWatch(watch, redis, streams, deadLetters, vertx);
+            ReceiveLimitWatch limit = ReceiveLimitWatch.of(watch, redis, streams, deadLetters, time);
             deadLetters.expectParks(watch.name());
             watches.add(limit);
             limit.start();
             LOG.infof("watching %s/%s: entries delivered more than %d times are parked in %s", watch.stream(),
                     watch.group(), watch.maxReceiveCount(), watch.deadLetters());
         }
-        gaugeTimer = vertx.setPeriodic(config.gaugeInterval().toMillis(), t -> figures.refresh());
+        gaugeTimer = time.every(config.gaugeInterval(), figures::refresh);
         LOG.infof("redrive consumer %s works %d queue(s): %s", consumer, queues.queues().size(), queues.queues().keySet());
     }
 
@@ -148,7 +152,7 @@ public class Workers implements QueueStates {
             // The breaker reports to the queue's worker once it runs: it can't report before the worker calls it.
             var handler = abandonable(handlers.forQueue(spec, state -> onCircuit(workers.get(spec.name()), state)));
             var reader = reads.reader(spec.stream(), spec.group(), consumer, config.redisTimeout());
-            QueueWorker worker = new QueueWorker(spec, consumer, redis, reader, deadLetters, handler, m, vertx, clock,
+            QueueWorker worker = new QueueWorker(spec, consumer, redis, reader, deadLetters, handler, m, vertx, time,
                     tracing.forQueue(spec.stream(), spec.group()));
             workers.put(spec.name(), worker);
             figures.observe(spec.name(), worker::observe);
@@ -158,7 +162,9 @@ public class Workers implements QueueStates {
         }, error -> {
             LOG.warnf("queue %s: can't create group %s on %s yet (%s); trying again in %s", spec.name(), spec.group(),
                     spec.stream(), error.getMessage(), GROUP_RETRY);
-            vertx.setTimer(GROUP_RETRY.toMillis(), t -> startWhenGroupExists(spec));
+            if (!shuttingDown) {
+                time.after(GROUP_RETRY, () -> startWhenGroupExists(spec));
+            }
         });
     }
 
@@ -187,7 +193,14 @@ public class Workers implements QueueStates {
                         + "(next probe in %s)", spec.name(), spec.httpUrl(), spec.circuitBreaker().delay());
                 worker.pause();
                 // The breaker only half-opens when called; after its delay, let one job through to probe.
-                vertx.setTimer(Math.max(1, spec.circuitBreaker().delay().toMillis()), t -> worker.probe());
+                Timers.Timer probe = time.after(spec.circuitBreaker().delay(), worker::probe);
+                Timers.Timer earlier = probes.put(spec.name(), probe);
+                if (earlier != null) {
+                    earlier.cancel();
+                }
+                if (shuttingDown) {
+                    probe.cancel();
+                }
             }
             case CLOSED -> {
                 if (worker.paused()) {
@@ -202,9 +215,8 @@ public class Workers implements QueueStates {
 
     void onStop(@Observes @Priority(10) ShutdownEvent event) {
         shuttingDown = true;
-        if (gaugeTimer >= 0) {
-            vertx.cancelTimer(gaugeTimer);
-        }
+        gaugeTimer.cancel();
+        probes.values().forEach(Timers.Timer::cancel);
         workers.values().forEach(QueueWorker::stop);
         watches.forEach(ReceiveLimitWatch::stop);
         long deadline = System.nanoTime() + config.shutdownTimeout().toNanos();

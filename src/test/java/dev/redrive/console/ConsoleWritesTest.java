@@ -136,7 +136,7 @@ class ConsoleWritesTest {
 
     /**
      * The console's discard and confirm key follow the replay's rules (deadletter/Replays), as the
-     * API's do (DeadLetterApiTest, AmbiguousRequestsTest): a reason is kept without the white space
+     * API's do (DeadLetterApiTest, ReplayApiTest, AmbiguousRequestsTest): a reason is kept without the white space
      * around it and may then be 2000 characters; a key is 1 to 200 characters.
      */
     @Test

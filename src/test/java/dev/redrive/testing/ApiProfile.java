@@ -8,20 +8,24 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 
 /**
  * One Quarkus boot for the API and console tests whose settings don't clash: each class has its own
- * queues and dead-letter streams (jobs: RedriveApiTest; props: ProposalApiTest; agent:
- * McpServerTest; closed: FailClosedInputTest; gen: FilterAgreementTest; invoices and mails:
- * SharedDeadLetterStreamTest; big and other: BigEntryTest; reserved: ReservedFieldsTest; shop, desk,
- * till and amb: the console tests and AmbiguousRequestsTest; jwt and mcpjwt: JwtAuthTest and
- * McpJwtTest, with tokens of {@link JwtIssuer}), so they share the service and its Redis, and assert on their own streams.
+ * queues and dead-letter streams (jobs: RedrivePaceTest; ctl: RedriveTaskControlTest; pick:
+ * RedriveSelectionTest; props: ProposalApiTest; agent: McpServerTest; closed: FailClosedInputTest;
+ * gen: FilterAgreementTest; invoices and mails: SharedDeadLetterStreamTest; big and other:
+ * BigEntryTest; reserved: ReservedFieldsTest; shop, kiosk and deli: ConsoleBrowserTest,
+ * ConsoleSafetyBrowserTest and ProposalBrowserTest; wait: WaitingProposalsTest; desk, till and amb:
+ * the other console tests and AmbiguousRequestsTest; notes: ReplayNoteTest; jwt and mcpjwt:
+ * JwtAuthTest and McpJwtTest, with tokens of {@link JwtIssuer}), so they share the service and its
+ * Redis, and assert on their own streams.
  */
 public class ApiProfile implements QuarkusTestProfile {
 
     /** Origins of FilterAgreementTest's generated dead letters. */
     public static final List<String> GEN_ORIGINS = List.of("{gen}a", "{gen}b", "{gen}c");
-    /** Streams RedriveApiTest redrives into, which no worker reads: replayed jobs stay there to be counted. */
-    public static final List<String> REDRIVE_TARGETS = List.of("{jobs}pace", "{jobs}fast", "{jobs}cancel",
-            "{jobs}restart", "{jobs}dry", "{jobs}canary", "{jobs}overlap", "{jobs}odd", "{jobs}wrongtype", "{jobs}beside",
-            "{jobs}stuck", "{jobs}pick", "{props}proposed", "{props}approved", "{agent}back", "{closed}pick", "{mcpjwt}parked");
+    /** Streams the redrive tests redrive into, which no worker reads: replayed jobs stay there to be counted. */
+    public static final List<String> REDRIVE_TARGETS = List.of("{jobs}pace", "{jobs}fast", "{jobs}dry", "{jobs}canary",
+            "{ctl}cancel", "{ctl}restart", "{ctl}overlap", "{ctl}stuck",
+            "{pick}pick", "{pick}odd", "{pick}wrongtype", "{pick}beside",
+            "{props}proposed", "{props}approved", "{agent}back", "{closed}pick", "{mcpjwt}parked");
     /** Snapshot fields the console masks in this boot. */
     public static final String REDACTED = "card,token";
     /** The consumer and runner name of this boot. */
@@ -31,6 +35,8 @@ public class ApiProfile implements QuarkusTestProfile {
     public Map<String, String> getConfigOverrides() {
         TestConfig c = TestConfig.withApiUsers()
                 .queue("jobs").attempts(1).retryPoll("20ms").and()
+                .queue("ctl").attempts(1).and()
+                .queue("pick").attempts(1).and()
                 .queue("gen").and()
                 .queue("invoices").set("dlq", "dead-letters").and()
                 .queue("mails").set("dlq", "dead-letters").and();
@@ -39,11 +45,15 @@ public class ApiProfile implements QuarkusTestProfile {
         for (String big : List.of("big", "other", "reserved")) {
             c.queue(big).attempts(1).retryPoll("20ms").set("visibility-timeout", "1s");
         }
-        c.queue("shop").handler("fixable").attempts(1);
+        for (String console : List.of("shop", "kiosk", "deli")) {
+            c.queue(console).handler("fixable").attempts(1);
+        }
+        c.queue("wait").attempts(1);
         // A dead-letter stream whose name needs no escaping, so plain HTTP tests can spell its paths.
         c.queue("desk").handler("fixable").attempts(1).set("dlq", "desk-dead");
         c.queue("till").handler("fixable").attempts(1).set("dlq", "till-dead");
         c.queue("amb").handler("fixable").attempts(1).set("dlq", "amb-dead");
+        c.queue("notes").handler("fixable").attempts(1).set("dlq", "notes-dead");
         return c.set("redrive.replay.allowed-streams",
                         String.join(",", Stream.concat(REDRIVE_TARGETS.stream(), GEN_ORIGINS.stream()).toList()))
                 .set("redrive.replay.automation-enabled", "true")

@@ -9,8 +9,9 @@ import io.quarkus.test.junit.QuarkusTestProfile;
  * A boot where agents may not replay single entries (redrive.replay.automation-enabled, off as it
  * ships) and every bulk redrive needs a second person's approval (redrive.redrives.require-approval)
  * though agents are allowed to redrive, which the approval rule overrides. Queue appr is
- * ApprovalRequiredTest's; queue jobs, with two attempts, a repeat offender after two replays and
- * replay bodies of 4 KiB at most, is DeadLetterApiTest's.
+ * ApprovalRequiredTest's; with two attempts, a repeat offender after two replays and replay bodies
+ * of 4 KiB at most, queue jobs is DeadLetterApiTest's, access DeadLetterAccessTest's and replay
+ * ReplayApiTest's.
  */
 public class ApprovalProfile implements QuarkusTestProfile {
 
@@ -24,6 +25,8 @@ public class ApprovalProfile implements QuarkusTestProfile {
         return TestConfig.withApiUsers()
                 .queue("appr").attempts(1).and()
                 .queue("jobs").attempts(2).backoff("50ms").retryPoll("20ms").and()
+                .queue("access").attempts(2).backoff("50ms").retryPoll("20ms").and()
+                .queue("replay").attempts(2).backoff("50ms").retryPoll("20ms").and()
                 .set("redrive.replay.allowed-streams", TARGET)
                 .set("redrive.replay.automation-enabled", "false")
                 .set("redrive.replay.repeat-offender-after", "2")

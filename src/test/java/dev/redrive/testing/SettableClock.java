@@ -16,7 +16,17 @@ import jakarta.inject.Singleton;
 @Singleton
 public class SettableClock extends Clock {
 
+    private final Clock base;
     private volatile Duration ahead = Duration.ZERO;
+
+    public SettableClock() {
+        this(Clock.systemUTC());
+    }
+
+    /** A clock {@code base} plus what a test moved it: on {@code Clock.fixed}, one that moves only when moved. */
+    public SettableClock(Clock base) {
+        this.base = base;
+    }
 
     public void advance(Duration by) {
         ahead = ahead.plus(by);
@@ -28,7 +38,7 @@ public class SettableClock extends Clock {
 
     @Override
     public Instant instant() {
-        return Instant.now().plus(ahead);
+        return base.instant().plus(ahead);
     }
 
     @Override

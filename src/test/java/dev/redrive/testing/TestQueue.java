@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.redrive.deadletter.RecordField;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
 
@@ -80,6 +81,22 @@ public final class TestQueue {
     /** Waits until entry {@code originId} is parked; returns its dead-letter id. */
     public String awaitParked(String originId) {
         return Await.value("job " + originId + " to be parked", () -> parked(originId).map(StreamMessage::id).orElse(null));
+    }
+
+    /**
+     * Adds a job that fails terminally (the scripted handler's {@code kind=terminal}, unless the
+     * fields name another kind) and waits until it is parked; returns its dead-letter id.
+     */
+    public String parkedJob(Map<String, ?> fields) {
+        Map<String, Object> all = new java.util.HashMap<>(fields);
+        all.putIfAbsent("kind", "terminal");
+        return awaitParked(add(all));
+    }
+
+    /** The origin entry id of dead letter {@code dlqId}. */
+    public String originOf(String dlqId) {
+        return deadLetters().stream().filter(m -> m.id().equals(dlqId)).findFirst()
+                .map(m -> Streams.text(m.payload().get(RecordField.ORIGIN_ID.wireName()))).orElseThrow();
     }
 
     /** Every entry of the queue's stream. */

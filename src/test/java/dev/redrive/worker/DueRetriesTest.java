@@ -4,77 +4,95 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import io.vertx.mutiny.core.Vertx;
+import dev.redrive.testing.SteppableTimers;
 
-/** The retries a process times, on a clock the test moves: taken when due, earliest first, none dropped. */
+/**
+ * The retries a process times, on timers the test steps: taken when due, earliest first, none
+ * dropped, and the one timer runs when the earliest is due, not before.
+ */
 class DueRetriesTest {
 
-    static final class SetClock extends Clock {
-        long millis;
-
-        @Override
-        public long millis() {
-            return millis;
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis);
-        }
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-    }
-
-    final Vertx vertx = Vertx.vertx();
-    final SetClock clock = new SetClock();
-    final DueRetries due = new DueRetries(vertx, clock, () -> { });
+    /** Epoch ms 0, so a due time reads as the ms from the start. */
+    final SteppableTimers time = SteppableTimers.manual(Instant.EPOCH);
+    /** When each timer ran, and what it took then (as the scheduler does: up to 10). */
+    final List<Long> ranAt = new ArrayList<>();
+    final List<String> taken = new ArrayList<>();
+    final DueRetries due = new DueRetries(time, () -> {
+        ranAt.add(time.millis());
+        takeDue(10);
+    });
 
     @AfterEach
-    void close() {
+    void stop() {
         due.stop();
-        vertx.closeAndAwait();
+        assertEquals(0, time.pending(), "a stopped DueRetries leaves no timer behind");
+    }
+
+    private List<String> takeDue(int max) {
+        List<String> ids = due.takeDue(max).stream().map(DueRetries.Waiting::id).toList();
+        taken.addAll(ids);
+        return ids;
+    }
+
+    private void step(long millis) {
+        time.advance(Duration.ofMillis(millis));
     }
 
     @Test
     void dueJobsAreTakenEarliestFirstAndNoMoreThanAsked() {
-        clock.millis = 1_000;
+        step(1_000);
         due.add(List.of(new DueRetries.Waiting("3-0", 1, 3_000), new DueRetries.Waiting("1-0", 1, 1_500),
                 new DueRetries.Waiting("2-0", 2, 2_000)));
-        assertEquals(List.of(), due.takeDue(10));
-        clock.millis = 2_000;
+        assertEquals(List.of(), takeDue(10));
+        time.clock().advance(Duration.ofMillis(1_000)); // the clock alone: no timer runs
         assertTrue(due.overdue());
-        assertEquals(List.of("1-0"), due.takeDue(1).stream().map(DueRetries.Waiting::id).toList());
-        assertEquals(List.of("2-0"), due.takeDue(10).stream().map(DueRetries.Waiting::id).toList());
+        assertEquals(List.of("1-0"), takeDue(1));
+        assertEquals(List.of("2-0"), takeDue(10));
         assertFalse(due.overdue());
         assertEquals(1, due.size());
     }
 
     @Test
+    void theTimerRunsWhenTheEarliestIsDueAndThenForTheNext() {
+        due.add(List.of(new DueRetries.Waiting("2-0", 1, 3_000), new DueRetries.Waiting("1-0", 1, 1_000)));
+        step(999);
+        assertEquals(List.of(), ranAt, "nothing is due before 1000");
+        step(1);
+        assertEquals(List.of(1_000L), ranAt);
+        assertEquals(List.of("1-0"), taken);
+        step(2_000);
+        assertEquals(List.of(1_000L, 3_000L), ranAt, "one timer at a time, set for the next due job");
+        assertEquals(List.of("1-0", "2-0"), taken);
+        assertEquals(0, time.pending());
+    }
+
+    @Test
+    void anEarlierJobMovesTheTimerForward() {
+        due.add(List.of(new DueRetries.Waiting("late-0", 1, 5_000)));
+        due.add(List.of(new DueRetries.Waiting("early-0", 1, 200)));
+        step(200);
+        assertEquals(List.of(200L), ranAt);
+        assertEquals(List.of("early-0"), taken);
+        assertEquals(1, time.pending(), "the timer for the later job stands");
+    }
+
+    @Test
     void aJobHandedOverAgainBeforeItsOlderWaitEndsIsTimedTwiceAndNeitherIsDropped() {
-        clock.millis = 0;
         due.add(List.of(new DueRetries.Waiting("7-0", 1, 100)));
         due.add(List.of(new DueRetries.Waiting("7-0", 3, 200)));
         assertEquals(2, due.size());
-        clock.millis = 150;
+        time.clock().advance(Duration.ofMillis(150));
         assertEquals(List.of(1), due.takeDue(10).stream().map(DueRetries.Waiting::attempt).toList());
         assertTrue(due.times("7-0"), "the later wait still stands for the job");
-        clock.millis = 250;
+        time.clock().advance(Duration.ofMillis(100));
         assertEquals(List.of(3), due.takeDue(10).stream().map(DueRetries.Waiting::attempt).toList());
         assertFalse(due.times("7-0"));
     }

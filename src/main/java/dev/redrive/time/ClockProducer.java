@@ -1,4 +1,4 @@
-package dev.redrive.config;
+package dev.redrive.time;
 
 import java.time.Clock;
 
