@@ -26,6 +26,10 @@ public final class AttemptSpan {
     private io.vertx.core.Context own;
     /** The context {@link #runHandler} was called on, where {@link #release} goes back to. */
     private ContextInternal caller;
+    /** True while {@link #runHandler}'s dispatch runs: a handler that answers at once is released after it. */
+    private boolean dispatching;
+    /** What {@link #release} was given while {@link #dispatching}: run when the dispatch returns. */
+    private Runnable afterDispatch;
 
     AttemptSpan(Span span) {
         this.span = span;
@@ -59,10 +63,22 @@ public final class AttemptSpan {
         ContextInternal attempt = ((ContextInternal) current).duplicate();
         own = attempt;
         caller = (ContextInternal) current;
-        attempt.dispatch(v -> {
-            context.makeCurrent(); // never closed: see above
-            call.run();
-        });
+        dispatching = true;
+        try {
+            attempt.dispatch(v -> {
+                context.makeCurrent(); // never closed: see above
+                call.run();
+            });
+        } finally {
+            dispatching = false;
+        }
+        Runnable next = afterDispatch;
+        if (next != null) {
+            // The handler answered inside the dispatch (a Java handler's completed Uni): back on the
+            // caller's context already, so what follows runs here rather than in a second dispatch.
+            afterDispatch = null;
+            next.run();
+        }
     }
 
     /**
@@ -75,6 +91,10 @@ public final class AttemptSpan {
         ContextInternal back = caller;
         if (back != null && Vertx.currentContext() == own) {
             own = null;
+            if (dispatching) {
+                afterDispatch = next;
+                return;
+            }
             back.dispatch(v -> next.run());
         } else {
             own = null;

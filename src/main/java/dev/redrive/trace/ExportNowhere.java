@@ -19,7 +19,7 @@ import io.quarkus.opentelemetry.runtime.AutoConfiguredOpenTelemetrySdkBuilderCus
  * for the exporters {@code otel.traces.exporter} names; Quarkus names {@code cdi}, the composite of
  * every {@code SpanExporter} bean. redrive has none (only the test boot's in-memory exporter), so
  * that processor got the SDK's no-op exporter and still took every sampled span: a third queue
- * (2,048 long: it is not given {@code quarkus.otel.bsp.max-queue-size}, hence the start-up line
+ * (2,048 long: it is not given {@code quarkus.otel.bsp.max.queue.size}, hence the start-up line
  * "maxExportBatchSize should not exceed maxQueueSize"), its own worker thread and a copy of each
  * span it could take, for nothing (bench/README, issue 27). With no {@code SpanExporter} bean the
  * SDK is told {@code otel.traces.exporter=none}, which builds no processor; Quarkus' OTLP export

@@ -1,52 +1,43 @@
 package dev.redrive.console;
 
-import static io.restassured.RestAssured.given;
+import static dev.redrive.testing.Api.as;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
 import jakarta.inject.Inject;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebElement;
 
 import dev.redrive.testing.ApiProfile;
-import dev.redrive.testing.ApiUsers;
 import dev.redrive.testing.Await;
+import dev.redrive.testing.Browser;
 import dev.redrive.testing.FixableHandler;
 import dev.redrive.testing.Own;
 import dev.redrive.testing.TestQueue;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
-import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.smallrye.common.annotation.Identifier;
 
 /**
- * The console in a real browser (Debian's chromium), on the same boot as the API tests: an
- * operator finds a cause among parked jobs, canary-redrives it and watches it finish; a viewer
- * sees masked fields and no buttons, and the server refuses what a forged request tries; an
- * entry's timeline walks a replay chain back. Each page is saved as a screenshot under
- * target/console-screenshots/.
+ * The console in a real browser (Debian's chromium, {@link Browser}), on the same boot as the API
+ * tests: an operator finds a cause among parked jobs, canary-redrives it and watches it finish;
+ * an entry's timeline walks a replay chain back; the causes page and the overview chart the parks.
+ * Each page is saved as a screenshot under target/console-screenshots/. What the console refuses
+ * is ConsoleSafetyBrowserTest's, proposals ProposalBrowserTest's.
  */
 @QuarkusTest
 @TestProfile(ApiProfile.class)
 class ConsoleBrowserTest {
 
-    static Browser browser;
-
-    @TestHTTPResource("/")
-    URL root;
+    final Browser browser = Browser.session();
 
     @Inject
     @Own("shop")
@@ -58,23 +49,6 @@ class ConsoleBrowserTest {
     @Inject
     @Identifier("fixable")
     FixableHandler handler;
-
-    @BeforeAll
-    static void start() throws Exception {
-        browser = new Browser();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (browser != null) {
-            browser.close();
-        }
-    }
-
-    String base() {
-        String s = root.toString();
-        return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
-    }
 
     /** Parks a job of {@code cause} through the worker; returns {origin id, dead-letter id}. */
     String[] park(String cause, String order) {
@@ -90,7 +64,7 @@ class ConsoleBrowserTest {
         }
         park("timeout", "200");
         park("timeout", "201");
-        browser.login(base(), "operator", ApiUsers.password("operator"));
+        browser.login("operator");
         browser.until(d -> d.findElements(By.cssSelector("[data-depth='" + shop.dlq() + "']")).size() == 1);
         browser.screenshot("overview");
 
@@ -110,9 +84,9 @@ class ConsoleBrowserTest {
         // The task page refreshes itself (console.js) until the task is done.
         browser.until(d -> d.getCurrentUrl().contains("/redrives/"));
         browser.until(d -> "completed".equals(d.findElement(By.id("state")).getText()));
-        assertEquals("canary passed: 0 of 2 canary jobs came back", browser.driver.findElement(By.id("verdict")).getText());
-        assertEquals("6", browser.driver.findElement(By.id("moved")).getText());
-        assertEquals("0", browser.driver.findElement(By.id("remaining")).getText());
+        assertEquals("canary passed: 0 of 2 canary jobs came back", browser.driver().findElement(By.id("verdict")).getText());
+        assertEquals("6", browser.driver().findElement(By.id("moved")).getText());
+        assertEquals("0", browser.driver().findElement(By.id("remaining")).getText());
         browser.screenshot("redrive");
 
         // The six jobs are back on their stream as replays of their dead letters, and done.
@@ -122,70 +96,19 @@ class ConsoleBrowserTest {
         assertTrue(shop.deadLetters().stream().noneMatch(m -> text(m, "f:cause").equals("declined")));
 
         // The search form, as a person uses it (a GET form: its spaces travel as '+').
-        browser.open(base() + "/console" + shop.dlqPath() + "/entries");
-        browser.driver.findElement(By.name("text")).sendKeys("Timed Out");
-        browser.driver.findElement(By.cssSelector("form.filter button")).click();
+        browser.open("/console" + shop.dlqPath() + "/entries");
+        browser.driver().findElement(By.name("text")).sendKeys("Timed Out");
+        browser.driver().findElement(By.cssSelector("form.filter button")).click();
         browser.until(d -> d.getCurrentUrl().contains("text=Timed+Out"));
-        List<WebElement> rows = browser.driver.findElements(By.cssSelector("table.entries tbody tr"));
+        List<WebElement> rows = browser.driver().findElements(By.cssSelector("table.entries tbody tr"));
         assertTrue(rows.size() >= 2, "the two timeouts at least");
         assertTrue(rows.stream().allMatch(r -> r.getText().contains("ledger timed out after")), "only timeouts");
         browser.screenshot("entries");
 
         // A forged post from this operator's browser without the form's token is refused, and changes nothing.
         String someTimeout = rows.get(0).findElement(By.cssSelector("th a")).getText();
-        assertEquals(400L, post(base() + "/console" + shop.dlqPath() + "/entries/" + someTimeout + "/discard", "reason=forged"));
+        assertEquals(400L, browser.post("/console" + shop.dlqPath() + "/entries/" + someTimeout + "/discard", "reason=forged"));
         assertTrue(shop.deadLetters().stream().anyMatch(m -> m.id().equals(someTimeout)), "still parked");
-    }
-
-    @Test
-    void aProposalIsApprovedInTheConsoleByAnotherOperatorNeverByItsProposer() throws Exception {
-        String id = io.restassured.RestAssured.given().auth().preemptive().basic("operator", ApiUsers.password("operator"))
-                .urlEncodingEnabled(false).contentType("application/json").body("{\"filter\": {\"origin\": \"{shop}nowhere\"}, \"canary\": 1, "
-                        + "\"note\": \"provider fixed at 14:02\"}")
-                .post(base() + shop.dlqPath() + "/proposals").then().statusCode(201).extract().path("id");
-        String page = base() + "/console" + shop.dlqPath() + "/proposals/" + id;
-
-        browser.login(base(), "operator", ApiUsers.password("operator"));
-        browser.open(page);
-        WebElement own = browser.until(d -> d.findElement(By.id("approve")));
-        assertFalse(own.isEnabled(), "the proposer's own Approve is disabled");
-        assertFalse(browser.driver.findElement(By.id("reject")).isEnabled());
-        assertTrue(browser.driver.findElement(By.id("why-disabled")).getText().contains("you proposed it"));
-
-        browser.login(base(), "approver", ApiUsers.password("approver"));
-        browser.open(base() + "/console" + shop.dlqPath() + "/proposals");
-        browser.click(By.linkText(id));
-        browser.until(d -> d.findElement(By.id("approve")).isEnabled());
-        assertEquals("provider fixed at 14:02", browser.driver.findElement(By.id("why")).getText());
-        assertEquals("operator", browser.driver.findElement(By.id("proposer")).getText());
-        assertEquals("0", browser.driver.findElement(By.id("matched-now")).getText());
-        browser.screenshot("proposal");
-        browser.click(By.id("approve"));
-        browser.until(d -> d.getCurrentUrl().contains("/redrives/"));
-        browser.open(page);
-        assertEquals("approved", browser.until(d -> d.findElement(By.id("state"))).getText());
-        assertTrue(browser.driver.findElement(By.id("decided")).getText().startsWith("approver"));
-        assertEquals(List.of(), browser.driver.findElements(By.id("approve")), "decided once: no buttons");
-    }
-
-    @Test
-    void aViewerSeesMaskedFieldsNoButtonsAndForgedPostsAreRefused() throws Exception {
-        String id = park("timeout", "300")[1];
-        String entry = base() + "/console" + shop.dlqPath() + "/entries/" + id;
-        browser.login(base(), "viewer", ApiUsers.password("viewer"));
-        browser.open(entry);
-        WebElement card = browser.until(d -> d.findElement(By.cssSelector("[data-masked='card']")));
-        assertEquals(FieldView.MASK, card.getText());
-        assertFalse(browser.driver.getPageSource().contains("4111-300"));
-        assertEquals(List.of(), browser.driver.findElements(By.cssSelector("#replay, #discard, #reveal, details.action")));
-        browser.screenshot("entry-viewer");
-
-        // A viewer's posts are refused whether they carry the page's token or not (roles are checked first).
-        String token = browser.driver.findElement(By.name("csrf-token")).getAttribute("value");
-        assertEquals(403L, post(entry + "/discard", "reason=forged"));
-        assertEquals(403L, post(entry + "/discard", "reason=forged&csrf-token=" + token));
-        assertEquals(403L, post(entry + "/reveal", "csrf-token=" + token));
-        assertTrue(shop.deadLetters().stream().anyMatch(m -> m.id().equals(id)), "still parked");
     }
 
     @Test
@@ -193,63 +116,28 @@ class ConsoleBrowserTest {
         String[] first = park("schema", "400");
         String second = replayAndAwaitPark(first);
         String third = replayAndAwaitPark(new String[] { null, second });
-        browser.login(base(), "operator", ApiUsers.password("operator"));
-        browser.open(base() + "/console" + shop.dlqPath() + "/entries/" + third);
+        browser.login("operator");
+        browser.open("/console" + shop.dlqPath() + "/entries/" + third);
         WebElement back = browser.until(d -> d.findElement(By.cssSelector("a.replay-of")));
         assertEquals(second, back.getText());
         browser.screenshot("entry-timeline");
         back.click();
         // The second is gone (replayed): its page is its history, which still links further back.
         WebElement further = browser.until(d -> d.findElement(By.cssSelector("a.replay-of")));
-        assertTrue(browser.driver.getPageSource().contains("no longer parked"));
-        assertTrue(browser.driver.findElement(By.cssSelector(".timeline")).getText().contains("replayed by operator"));
+        assertTrue(browser.driver().getPageSource().contains("no longer parked"));
+        assertTrue(browser.driver().findElement(By.cssSelector(".timeline")).getText().contains("replayed by operator"));
         assertEquals(first[1], further.getText());
         further.click();
         browser.until(d -> d.getCurrentUrl().endsWith("/entries/" + first[1]));
-        assertEquals(List.of(), browser.driver.findElements(By.cssSelector("a.replay-of")), "the chain starts here");
-    }
-
-    @Test
-    void aPageOnAnotherPortOfTheSameHostCannotPostWithTheOperatorsCookies() throws Exception {
-        String id = park("timeout", "600")[1];
-        String entry = base() + "/console" + shop.dlqPath() + "/entries/" + id;
-        browser.login(base(), "operator", ApiUsers.password("operator"));
-        var tasks = redis.key(String.class).keys(dev.redrive.redis.RedisKeys.redriveTask(shop.dlq(), "*"));
-        long audited = redis.stream(String.class, String.class, String.class).xlen(dev.redrive.redis.RedisKeys.audit(shop.dlq()));
-        // Same host, another port: the same site, so the browser sends the SameSite=Strict cookies; not the same origin.
-        String targets = List.of(base() + "/console" + shop.dlqPath() + "/redrives", entry + "/reveal", entry + "/discard")
-                .stream().map(u -> "fetch('" + u + "', {method: 'POST', mode: 'no-cors', credentials: 'include'})"
-                        + ".catch(e => e)").collect(java.util.stream.Collectors.joining(", "));
-        byte[] page = ("<!DOCTYPE html><title>waiting</title><script>Promise.all([" + targets
-                + "]).then(() => document.title = 'sent');</script>").getBytes(StandardCharsets.UTF_8);
-        com.sun.net.httpserver.HttpServer other = com.sun.net.httpserver.HttpServer.create(
-                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
-        other.createContext("/", exchange -> {
-            exchange.getResponseHeaders().add("Content-Type", "text/html; charset=utf-8");
-            exchange.sendResponseHeaders(200, page.length);
-            try (var body = exchange.getResponseBody()) {
-                body.write(page);
-            }
-        });
-        other.start();
-        try {
-            browser.open("http://localhost:" + other.getAddress().getPort() + "/");
-            browser.until(d -> "sent".equals(d.getTitle()));
-        } finally {
-            other.stop(0);
-        }
-        assertTrue(shop.deadLetters().stream().anyMatch(m -> m.id().equals(id)), "still parked");
-        assertEquals(tasks, redis.key(String.class).keys(dev.redrive.redis.RedisKeys.redriveTask(shop.dlq(), "*")), "no redrive");
-        assertEquals(audited, redis.stream(String.class, String.class, String.class)
-                .xlen(dev.redrive.redis.RedisKeys.audit(shop.dlq())), "no reveal, discard or redrive audited");
+        assertEquals(List.of(), browser.driver().findElements(By.cssSelector("a.replay-of")), "the chain starts here");
     }
 
     @Test
     void theCausesPageAndTheOverviewChartWhenJobsParked() throws Exception {
         park("timeout", "500");
         park("timeout", "501");
-        browser.login(base(), "viewer", ApiUsers.password("viewer"));
-        browser.open(base() + "/console" + shop.dlqPath() + "/causes");
+        browser.login("viewer");
+        browser.open("/console" + shop.dlqPath() + "/causes");
 
         // This class never takes a timeout out of the stream, so its cause's parks of the last 24
         // hours are its count, whichever hours they fell in.
@@ -262,13 +150,13 @@ class ConsoleBrowserTest {
 
         // The stream's chart counts every park into it, gone since or not: all of this run's.
         long added = entriesAdded(shop.dlq());
-        WebElement streamChart = browser.driver.findElement(By.cssSelector(".stream-parks svg.park-chart"));
+        WebElement streamChart = browser.driver().findElement(By.cssSelector(".stream-parks svg.park-chart"));
         assertTrue(streamChart.getAttribute("aria-label").startsWith(added + " parks of " + shop.dlq() + " "),
                 added + " parks: " + streamChart.getAttribute("aria-label"));
         assertEquals(added, bars(streamChart));
         browser.screenshot("parks-chart");
 
-        browser.open(base() + "/console");
+        browser.open("/console");
         // The overview refreshes itself: a chart found may be replaced before it is read, then read the new one.
         String row = browser.until(d -> {
             try {
@@ -299,21 +187,10 @@ class ConsoleBrowserTest {
 
     /** Replays a dead letter through the API while its cause is still broken; returns the id it is parked again as. */
     String replayAndAwaitPark(String[] deadLetter) {
-        String newId = given().auth().preemptive().basic("operator", ApiUsers.password("operator")).urlEncodingEnabled(false)
-                .contentType("application/json").body("{}").post(shop.dlqPath() + "/entries/" + deadLetter[1] + "/replay")
+        String newId = as("operator").contentType("application/json").body("{}").post(shop.dlqPath() + "/entries/" + deadLetter[1] + "/replay")
                 .then().statusCode(201).extract().path("id");
         return Await.value("replay " + newId + " parked again",
                 () -> shop.parked(newId).map(StreamMessage::id).orElse(null));
-    }
-
-    /** The status of a form POST the page's own origin sends, as a script on it could (not bound by the page's CSP). */
-    long post(String url, String form) {
-        Object status = ((JavascriptExecutor) browser.driver).executeAsyncScript(
-                "const done = arguments[arguments.length - 1];"
-                        + "fetch(arguments[0], {method: 'POST', redirect: 'manual', credentials: 'same-origin',"
-                        + " headers: {'Content-Type': 'application/x-www-form-urlencoded'}, body: arguments[1]})"
-                        + ".then(r => done(r.status), e => done(-1));", url, form);
-        return (Long) status;
     }
 
     static String text(StreamMessage<String, String, byte[]> m, String field) {

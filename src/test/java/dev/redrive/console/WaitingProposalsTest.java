@@ -20,8 +20,9 @@ import org.junit.jupiter.api.Test;
 import dev.redrive.redrive.Proposals;
 import dev.redrive.testing.ApiProfile;
 import dev.redrive.testing.DeadLetterSeed;
+import dev.redrive.testing.Own;
 import dev.redrive.testing.SettableClock;
-import io.quarkus.redis.datasource.RedisDataSource;
+import dev.redrive.testing.TestQueue;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
@@ -36,23 +37,28 @@ import io.restassured.path.json.JsonPath;
 @TestProfile(ApiProfile.class)
 class WaitingProposalsTest {
 
-    static final String DLQ = "{other}:dlq";
-    static final String ENCODED = "%7Bother%7D%3Adlq";
-    static final String ORIGIN = "{other}waiting";
+    static final String ORIGIN = "{wait}waiting";
     /** The cause DeadLetterSeed.parkMany parks under. */
     static final String CAUSE = "bbbbbbbbbbbb";
-    static final String API = "/dlq/" + ENCODED + "/proposals";
-    static final String PAGES = "/console/dlq/" + ENCODED;
 
     @Inject
-    RedisDataSource redis;
+    @Own("wait")
+    TestQueue wait;
 
     @Inject
     SettableClock clock;
 
+    String api;
+    String pages;
+    Pattern rowBadge;
+
     @BeforeEach
     void seed() {
-        DeadLetterSeed.parkMany(redis, DLQ, ORIGIN, 3);
+        api = wait.dlqPath() + "/proposals";
+        pages = "/console" + wait.dlqPath();
+        rowBadge = Pattern.compile("<a class=\"badge\" href=\"" + Pattern.quote(pages + "/proposals")
+                + "\" title=\"[^\"]*\">([0-9]+\\+?) waiting</a>");
+        DeadLetterSeed.parkMany(wait.redis(), wait.dlq(), ORIGIN, 3);
     }
 
     @AfterEach
@@ -60,29 +66,29 @@ class WaitingProposalsTest {
         clock.reset();
     }
 
-    static String propose(String filter) {
+    String propose(String filter) {
         return as("operator").contentType("application/json").body("{\"filter\": " + filter + ", \"note\": \"badge\"}")
-                .post(API).then().statusCode(201).extract().path("id");
+                .post(api).then().statusCode(201).extract().path("id");
     }
 
-    static String byCause() {
+    String byCause() {
         return propose("{\"fingerprint\": \"" + CAUSE + "\"}");
     }
 
-    static String byOrigin() {
+    String byOrigin() {
         return propose("{\"origin\": \"" + ORIGIN + "\"}");
     }
 
-    static void reject(String id) {
-        as("approver").contentType("application/json").body("{}").post(API + "/" + id + "/reject").then().statusCode(200);
+    void reject(String id) {
+        as("approver").contentType("application/json").body("{}").post(api + "/" + id + "/reject").then().statusCode(200);
     }
 
     /** The stream's proposals the API reports as proposed now (every page). */
-    static List<String> waitingInTheApi() {
+    List<String> waitingInTheApi() {
         List<String> ids = new ArrayList<>();
         String after = null;
         do {
-            JsonPath page = as("viewer").get(API + "?count=100" + (after == null ? "" : "&after=" + after)).jsonPath();
+            JsonPath page = as("viewer").get(api + "?count=100" + (after == null ? "" : "&after=" + after)).jsonPath();
             for (int i = 0; i < page.getList("items").size(); i++) {
                 if ("proposed".equals(page.getString("items[" + i + "].state"))) {
                     ids.add(page.getString("items[" + i + "].id"));
@@ -93,13 +99,10 @@ class WaitingProposalsTest {
         return ids;
     }
 
-    static final Pattern ROW_BADGE = Pattern.compile("<a class=\"badge\" href=\"" + Pattern.quote(PAGES + "/proposals")
-            + "\" title=\"[^\"]*\">([0-9]+\\+?) waiting</a>");
-
     /** The stream's badge on the overview's live part, or "" when it has none. */
-    static String badge(ConsoleClient console) {
+    String badge(ConsoleClient console) {
         String html = console.get("/console/live").then().statusCode(200).extract().asString();
-        Matcher m = ROW_BADGE.matcher(html);
+        Matcher m = rowBadge.matcher(html);
         return m.find() ? m.group(1) : "";
     }
 
@@ -112,7 +115,7 @@ class WaitingProposalsTest {
         assertEquals(Integer.toString(waiting), badge(viewer));
         String overview = viewer.get("/console").then().statusCode(200).extract().asString();
         assertTrue(overview.contains("id=\"waiting\""), "the total above the streams");
-        assertTrue(overview.contains("data-waiting=\"" + DLQ + "\""), "the total names the stream and links to it");
+        assertTrue(overview.contains("data-waiting=\"" + wait.dlq() + "\""), "the total names the stream and links to it");
 
         reject(mine.get(0));
         assertEquals(Integer.toString(waiting - 1), badge(viewer), "a decided proposal waits no more");
@@ -131,21 +134,21 @@ class WaitingProposalsTest {
         ConsoleClient viewer = ConsoleClient.login("viewer");
         String ofCause = byCause();
         String ofOrigin = byOrigin();
-        String causes = page(viewer, PAGES + "/causes").then().statusCode(200).extract().asString();
+        String causes = page(viewer, pages + "/causes").then().statusCode(200).extract().asString();
         String article = article(causes, CAUSE);
-        assertTrue(article.contains("href=\"" + PAGES + "/proposals/" + ofCause + "\""), article);
+        assertTrue(article.contains("href=\"" + pages + "/proposals/" + ofCause + "\""), article);
         assertFalse(article.contains(ofOrigin), "a proposal that names no cause is linked from none");
-        assertTrue(causes.contains("href=\"" + PAGES + "/proposals\""), "the page links to the stream's proposals");
+        assertTrue(causes.contains("href=\"" + pages + "/proposals\""), "the page links to the stream's proposals");
 
-        String proposal = page(viewer, PAGES + "/proposals/" + ofCause).then().statusCode(200).extract().asString();
-        assertTrue(proposal.contains("id=\"cause\" href=\"" + PAGES + "/causes#cause-" + CAUSE + "\""), proposal);
-        assertTrue(proposal.contains("href=\"" + PAGES + "/entries?fingerprint=" + CAUSE + "\""), proposal);
-        String other = page(viewer, PAGES + "/proposals/" + ofOrigin).then().statusCode(200).extract().asString();
+        String proposal = page(viewer, pages + "/proposals/" + ofCause).then().statusCode(200).extract().asString();
+        assertTrue(proposal.contains("id=\"cause\" href=\"" + pages + "/causes#cause-" + CAUSE + "\""), proposal);
+        assertTrue(proposal.contains("href=\"" + pages + "/entries?fingerprint=" + CAUSE + "\""), proposal);
+        String other = page(viewer, pages + "/proposals/" + ofOrigin).then().statusCode(200).extract().asString();
         assertFalse(other.contains("id=\"cause\""), "no cause to link back to");
 
         reject(ofCause);
         reject(ofOrigin);
-        assertFalse(article(page(viewer, PAGES + "/causes").then().extract().asString(), CAUSE).contains(ofCause),
+        assertFalse(article(page(viewer, pages + "/causes").then().extract().asString(), CAUSE).contains(ofCause),
                 "a decided proposal is no longer linked from its cause");
     }
 
@@ -159,10 +162,10 @@ class WaitingProposalsTest {
                 made.add(byOrigin());
             }
             assertEquals(Proposals.WAITING_LIMIT + "+", badge(viewer));
-            String causes = page(viewer, PAGES + "/causes").then().statusCode(200).extract().asString();
+            String causes = page(viewer, pages + "/causes").then().statusCode(200).extract().asString();
             assertTrue(causes.contains(Proposals.WAITING_LIMIT + "+ waiting"), "the causes page reads at most the limit");
         } finally {
-            made.forEach(WaitingProposalsTest::reject);
+            made.forEach(this::reject);
         }
     }
 

@@ -4,11 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -16,9 +14,6 @@ import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.redrive.config.QueueRegistry;
 import dev.redrive.config.QueueSpec;
@@ -44,24 +39,21 @@ import io.smallrye.config.SmallRyeConfigBuilder;
 
 /**
  * deploy/k8s as a cluster would get it: every overlay rendered by {@code kubectl kustomize}, every
- * object read into its typed model, and the settings that keep redrive safe checked on them.
+ * object read into its typed model, and the settings that keep the workload safe checked on them:
+ * the Deployment, its Service and disruption budget, and the ConfigMap a queue binds from.
+ * Monitoring is MonitoringManifestsTest's, production's Secret and scaling ProductionManifestsTest's.
  */
 class KubernetesManifestsTest {
 
-    static final List<String> OVERLAYS = List.of("base", "overlays/production", "overlays/redis-tls-acl");
     static final Set<String> SOURCE_DOCUMENT_ENV = Set.of("JOB_ATTEMPTS", "RETRY_BACKOFF_MS", "DLQ_NAME", "MAX_RECEIVE_COUNT");
     /** Kinds without a fabric8 model; they are checked field by field instead. */
     static final Set<String> UNTYPED_KINDS = Set.of("ScaledObject", "TriggerAuthentication");
 
-    static Map<String, Manifests> rendered = new HashMap<>();
+    static Map<String, Manifests> rendered;
 
     @BeforeAll
     static void render() {
-        var kubectl = Tools.find("kubectl");
-        assumeTrue(kubectl.isPresent(), Tools.missing("kubectl", "kubectl"));
-        for (String overlay : OVERLAYS) {
-            rendered.put(overlay, Manifests.render(kubectl.get(), overlay));
-        }
+        rendered = Manifests.overlays();
     }
 
     @Test
@@ -155,24 +147,6 @@ class KubernetesManifestsTest {
     }
 
     @Test
-    void serviceMonitorScrapesTheManagementPortAndRulesAreShipped() {
-        rendered.forEach((overlay, m) -> {
-            ServiceMonitor sm = m.one(ServiceMonitor.class, "redrive");
-            assertEquals(1, sm.getSpec().getEndpoints().size(), overlay);
-            assertEquals("management", sm.getSpec().getEndpoints().get(0).getPort(), overlay + ": ServiceMonitor port");
-            assertEquals("/q/metrics", sm.getSpec().getEndpoints().get(0).getPath(), overlay + ": ServiceMonitor path");
-            Service s = m.one(Service.class, "redrive");
-            assertTrue(s.getMetadata().getLabels().entrySet().containsAll(sm.getSpec().getSelector().getMatchLabels().entrySet()),
-                    overlay + ": ServiceMonitor selects the Service");
-            // The alerts select job="redrive": the job label comes from the Service's jobLabel.
-            assertEquals("redrive", s.getMetadata().getLabels().get(sm.getSpec().getJobLabel()), overlay + ": job label");
-
-            PrometheusRule rule = m.one(PrometheusRule.class, "redrive");
-            assertEquals(AlertRules.typed().getSpec().getGroups().size(), rule.getSpec().getGroups().size(), overlay);
-        });
-    }
-
-    @Test
     void configMapCarriesTheSourceDocumentSettingsAndAQueueRedriveAccepts() {
         rendered.forEach((overlay, m) -> {
             Map<String, String> data = m.one(ConfigMap.class, "redrive-config").getData();
@@ -212,113 +186,5 @@ class KubernetesManifestsTest {
                 })
                 .withMapping(RedriveConfig.class).build();
         return config.getConfigMapping(RedriveConfig.class);
-    }
-
-    @Test
-    void exampleSecretHoldsOnlyPlaceholdersAndHashesAndProductionBringsItsOwn() {
-        Secret secret = rendered.get("base").one(Secret.class, "redrive-secrets");
-        Map<String, String> data = secret.getStringData();
-        assertEquals("change-me", data.get("QUARKUS_REDIS_PASSWORD"), "the Redis password is a placeholder");
-        assertEquals("false", data.get("QUARKUS_SECURITY_USERS_EMBEDDED_PLAIN_TEXT"), "passwords are stored hashed");
-        assertTrue(data.getOrDefault("QUARKUS_HTTP_AUTH_SESSION_ENCRYPTION_KEY", "").startsWith("change-me"),
-                "the console's session key is a placeholder, shared by every replica");
-        var users = data.keySet().stream().filter(k -> k.startsWith("QUARKUS_SECURITY_USERS_EMBEDDED_USERS_")).toList();
-        assertFalse(users.isEmpty(), "example operator users");
-        for (String key : users) {
-            String user = key.substring("QUARKUS_SECURITY_USERS_EMBEDDED_USERS_".length()).toLowerCase();
-            assertEquals(sha256Hex(user + ":redrive:change-me"), data.get(key), key + " is the hash of the placeholder password");
-            assertTrue(data.containsKey("QUARKUS_SECURITY_USERS_EMBEDDED_ROLES_" + user.toUpperCase()), key + " has roles");
-        }
-        Set<String> roles = new HashSet<>();
-        data.entrySet().stream().filter(e -> e.getKey().startsWith("QUARKUS_SECURITY_USERS_EMBEDDED_ROLES_"))
-                .forEach(e -> roles.addAll(List.of(e.getValue().split(","))));
-        assertEquals(Set.of("dlq-viewer", "dlq-operator", "dlq-automation"), roles);
-
-        assertTrue(rendered.get("overlays/production").all(Secret.class).isEmpty(),
-                "production must not ship the example Secret");
-    }
-
-    private static String sha256Hex(String s) {
-        try {
-            byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            return java.util.HexFormat.of().formatHex(d);
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    @Test
-    @SuppressWarnings("unchecked")
-    void productionScalesWithKedaOnTheRedisStreamsScaler() {
-        Manifests prod = rendered.get("overlays/production");
-        Deployment d = prod.one(Deployment.class, "redrive");
-        assertEquals("redrive", d.getMetadata().getNamespace());
-        assertFalse(d.getSpec().getTemplate().getSpec().getContainers().get(0).getImage().endsWith(":latest"), "production pins its image");
-
-        List<GenericKubernetesResource> scaled = prod.generic("ScaledObject");
-        assertEquals(1, scaled.size());
-        Map<String, Object> spec = (Map<String, Object>) scaled.get(0).getAdditionalProperties().get("spec");
-        Map<String, Object> target = (Map<String, Object>) spec.get("scaleTargetRef");
-        assertEquals("Deployment", target.get("kind"));
-        assertEquals("redrive", target.get("name"));
-        assertEquals(2, ((Number) spec.get("minReplicaCount")).intValue(), "KEDA keeps the two replicas the PDB counts on");
-        Set<String> measures = new HashSet<>();
-        String redisHost = prod.one(ConfigMap.class, "redrive-config").getData().get("REDIS_URL")
-                .replaceFirst("^redis://", "").replaceFirst("/.*$", "");
-        for (Map<String, Object> trigger : (List<Map<String, Object>>) spec.get("triggers")) {
-            assertEquals("redis-streams", trigger.get("type"));
-            Map<String, Object> md = (Map<String, Object>) trigger.get("metadata");
-            assertEquals(redisHost, md.get("address"), "KEDA reads the Redis the pods use");
-            md.keySet().stream().filter(k -> k.equals("pendingEntriesCount") || k.equals("lagCount")).forEach(measures::add);
-            String auth = (String) ((Map<String, Object>) trigger.get("authenticationRef")).get("name");
-            assertEquals(1, prod.generic("TriggerAuthentication").stream().filter(t -> t.getMetadata().getName().equals(auth)).count());
-        }
-        assertEquals(Set.of("pendingEntriesCount", "lagCount"), measures);
-
-        GenericKubernetesResource auth = prod.generic("TriggerAuthentication").get(0);
-        var refs = (List<Map<String, Object>>) ((Map<String, Object>) auth.getAdditionalProperties().get("spec")).get("secretTargetRef");
-        Secret example = rendered.get("base").one(Secret.class, "redrive-secrets");
-        refs.forEach(r -> {
-            assertEquals("redrive-secrets", r.get("name"));
-            assertTrue(example.getStringData().containsKey((String) r.get("key")), "the Secret has key " + r.get("key"));
-        });
-    }
-
-    @Test
-    void dashboardShipsAsAGrafanaConfigMapAndUsesOnlyRedriveMetrics() throws Exception {
-        rendered.forEach((overlay, m) -> {
-            ConfigMap cm = m.one(ConfigMap.class, "redrive-dashboard");
-            assertEquals("1", cm.getMetadata().getLabels().get("grafana_dashboard"), overlay + ": sidecar label");
-            assertEquals(1, cm.getData().size(), overlay);
-            String json = cm.getData().values().iterator().next();
-            JsonNode dashboard;
-            try {
-                dashboard = new ObjectMapper().readTree(json);
-            } catch (Exception e) {
-                throw new AssertionError(overlay + ": dashboard JSON does not parse", e);
-            }
-            assertEquals("redrive", dashboard.path("uid").asText());
-
-            Set<String> used = MetricNames.referencedIn(json);
-            Set<String> unknown = new HashSet<>(used);
-            unknown.removeAll(MetricNames.ALL);
-            assertEquals(Set.of(), unknown, overlay + ": dashboard uses metrics redrive does not export");
-            assertTrue(used.containsAll(Set.of("redrive_jobs_completed_total", "redrive_attempts_failed_total",
-                    "redrive_dlq_depth", "redrive_dlq_replayed_total")),
-                    overlay + ": throughput, failures by kind, dead-letter depth and replay activity: " + used);
-            for (JsonNode panel : dashboard.path("panels")) {
-                for (JsonNode target : panel.path("targets")) {
-                    assertFalse(target.path("expr").asText().isBlank(), overlay + ": panel " + panel.path("title") + " has an empty query");
-                }
-            }
-        });
-    }
-
-    @Test
-    void alertsUseOnlyRedriveMetrics() {
-        Set<String> used = new HashSet<>();
-        AlertRules.alerts().forEach(r -> used.addAll(MetricNames.referencedIn(r.getExpr().getStrVal())));
-        used.removeAll(MetricNames.ALL);
-        assertEquals(Set.of(), used, "alerts use metrics redrive does not export");
     }
 }

@@ -1,11 +1,15 @@
 package dev.redrive.deploy;
 
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,6 +27,9 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 final class Manifests {
 
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+    /** The kustomizations a cluster gets, under deploy/k8s/. */
+    static final List<String> OVERLAYS = List.of("base", "overlays/production", "overlays/redis-tls-acl");
+    private static Map<String, Manifests> overlays;
 
     final String overlay;
     final List<HasMetadata> objects;
@@ -30,6 +37,21 @@ final class Manifests {
     private Manifests(String overlay, List<HasMetadata> objects) {
         this.overlay = overlay;
         this.objects = objects;
+    }
+
+    /**
+     * Every overlay, rendered once per test JVM for the classes that read them (a render takes
+     * about two seconds); without kubectl the calling class's tests are skipped.
+     */
+    static synchronized Map<String, Manifests> overlays() {
+        Optional<Path> kubectl = Tools.find("kubectl");
+        assumeTrue(kubectl.isPresent(), Tools.missing("kubectl", "kubectl"));
+        if (overlays == null) {
+            Map<String, Manifests> rendered = new LinkedHashMap<>();
+            OVERLAYS.forEach(overlay -> rendered.put(overlay, render(kubectl.get(), overlay)));
+            overlays = Collections.unmodifiableMap(rendered);
+        }
+        return overlays;
     }
 
     static Manifests render(Path kubectl, String overlay) {

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
@@ -28,7 +29,8 @@ import dev.redrive.testing.RedriveProcess;
  * No span is lost without a word (issue 27): the packaged service exports to a real OTLP/HTTP
  * receiver that first refuses every export, then answers slowly behind a small export queue.
  * Every span the service ends is counted as exported (exactly what the receiver accepted) or as
- * dropped with its reason, and the drops are told in the log.
+ * dropped with its reason, and the drops are told in the log. Two exports are on the wire at once,
+ * never three (CountedSpans.EXPORTS_IN_FLIGHT): the receiver has threads for four.
  */
 class SpanExportIT {
 
@@ -40,6 +42,8 @@ class SpanExportIT {
     private volatile Mode mode = Mode.REFUSE;
     private final AtomicLong accepted = new AtomicLong();
     private final CountDownLatch slowRequests = new CountDownLatch(1);
+    private final AtomicInteger answering = new AtomicInteger();
+    private final AtomicInteger mostAtOnce = new AtomicInteger();
 
     @Test
     void everyEndedSpanIsExportedOrCountedAsDroppedWithItsReasonAndLogged() throws Exception {
@@ -51,7 +55,9 @@ class SpanExportIT {
                 exchange.sendResponseHeaders(400, -1); // not retryable: the batch is lost
             } else {
                 slowRequests.countDown();
+                mostAtOnce.accumulateAndGet(answering.incrementAndGet(), Math::max);
                 sleep(Duration.ofMillis(700));
+                answering.decrementAndGet();
                 accepted.addAndGet(OtlpBodies.count(body, SPAN_NAME.getBytes(StandardCharsets.UTF_8)));
                 exchange.getResponseHeaders().add("Content-Type", "application/x-protobuf");
                 exchange.sendResponseHeaders(200, -1);
@@ -89,6 +95,7 @@ class SpanExportIT {
             Await.until("all 530 jobs done and every span accounted for", Duration.ofSeconds(60),
                     () -> ended(port) == 530 && exported(port) + dropped(port, "") == 530);
             assertTrue(slowRequests.await(0, TimeUnit.SECONDS));
+            assertEquals(2, mostAtOnce.get(), "exports on the wire at once, behind a receiver with room for four");
             assertTrue(dropped(port, "queue_full") > 0, "a queue of 40 behind a slow receiver drops spans");
             assertEquals(30, dropped(port, "export_failed"));
             assertEquals(accepted.get(), exported(port), "exported: exactly the spans the receiver accepted");

@@ -9,11 +9,13 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 /**
  * One Quarkus boot for the API and console tests whose settings don't clash: each class has its own
  * queues and dead-letter streams (jobs: RedrivePaceTest; ctl: RedriveTaskControlTest; pick:
- * RedriveSelectionTest; props: ProposalApiTest; agent:
- * McpServerTest; closed: FailClosedInputTest; gen: FilterAgreementTest; invoices and mails:
- * SharedDeadLetterStreamTest; big and other: BigEntryTest; reserved: ReservedFieldsTest; shop, desk,
- * till and amb: the console tests and AmbiguousRequestsTest; notes: ReplayNoteTest; jwt and mcpjwt: JwtAuthTest and
- * McpJwtTest, with tokens of {@link JwtIssuer}), so they share the service and its Redis, and assert on their own streams.
+ * RedriveSelectionTest; props: ProposalApiTest; agent: McpServerTest; closed: FailClosedInputTest;
+ * gen: FilterAgreementTest; invoices and mails: SharedDeadLetterStreamTest; big and other:
+ * BigEntryTest; reserved: ReservedFieldsTest; shop, kiosk and deli: ConsoleBrowserTest,
+ * ConsoleSafetyBrowserTest and ProposalBrowserTest; wait: WaitingProposalsTest; desk, till and amb:
+ * the other console tests and AmbiguousRequestsTest; notes: ReplayNoteTest; jwt and mcpjwt:
+ * JwtAuthTest and McpJwtTest, with tokens of {@link JwtIssuer}), so they share the service and its
+ * Redis, and assert on their own streams.
  */
 public class ApiProfile implements QuarkusTestProfile {
 
@@ -43,7 +45,10 @@ public class ApiProfile implements QuarkusTestProfile {
         for (String big : List.of("big", "other", "reserved")) {
             c.queue(big).attempts(1).retryPoll("20ms").set("visibility-timeout", "1s");
         }
-        c.queue("shop").handler("fixable").attempts(1);
+        for (String console : List.of("shop", "kiosk", "deli")) {
+            c.queue(console).handler("fixable").attempts(1);
+        }
+        c.queue("wait").attempts(1);
         // A dead-letter stream whose name needs no escaping, so plain HTTP tests can spell its paths.
         c.queue("desk").handler("fixable").attempts(1).set("dlq", "desk-dead");
         c.queue("till").handler("fixable").attempts(1).set("dlq", "till-dead");

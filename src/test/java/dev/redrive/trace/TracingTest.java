@@ -36,6 +36,7 @@ import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.data.LinkData;
 import io.opentelemetry.sdk.trace.data.SpanData;
+import io.quarkus.opentelemetry.runtime.config.runtime.OTelRuntimeConfig;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamMessage;
 import io.quarkus.test.junit.QuarkusTest;
@@ -73,7 +74,18 @@ class TracingTest {
     @Identifier("scripted")
     ScriptedHandler handler;
 
+    @Inject
+    OTelRuntimeConfig otel;
+
     Downstream downstream;
+
+    /** application.properties' batch span processor sizes are the ones Quarkus reads (its keys have dots: max.queue.size). */
+    @Test
+    void theBatchSpanProcessorIsSizedAsDocumented() {
+        assertEquals(32768, otel.bsp().maxQueueSize());
+        assertEquals(4096, otel.bsp().maxExportBatchSize());
+        assertEquals(java.time.Duration.ofMillis(100), otel.bsp().scheduleDelay());
+    }
 
     @Test
     void aJobThatFailsTwiceGivesThreeAttemptSpansTheFirstInTheProducersTrace() {
