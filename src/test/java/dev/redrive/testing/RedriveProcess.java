@@ -24,7 +24,8 @@ public final class RedriveProcess implements AutoCloseable {
     private final Map<String, String> properties;
     private final Map<String, String> env = new java.util.HashMap<>();
     private final int httpPort = RedisServer.freePort();
-    private Path log;
+    private final String name;
+    private Path log; // a temporary file unless logTo, made at the first start
     private Path jar;
     private List<String> jvmOptions;
     private final List<String> command = new ArrayList<>();
@@ -33,12 +34,8 @@ public final class RedriveProcess implements AutoCloseable {
     private Process process;
 
     public RedriveProcess(String name, Map<String, String> properties) {
+        this.name = name;
         this.properties = properties;
-        try {
-            this.log = Files.createTempFile("redrive-" + name + "-", ".log");
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     public static String jar() {
@@ -60,6 +57,9 @@ public final class RedriveProcess implements AutoCloseable {
         command.clear();
         command.addAll(cmd);
         try {
+            if (log == null) {
+                log = Files.createTempFile("redrive-" + name + "-", ".log");
+            }
             ProcessBuilder builder = new ProcessBuilder(cmd).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             builder.environment().putAll(env);
@@ -183,6 +183,9 @@ public final class RedriveProcess implements AutoCloseable {
     }
 
     public String output() {
+        if (log == null) {
+            return "(not started)";
+        }
         try {
             return Files.readString(log);
         } catch (IOException e) {
