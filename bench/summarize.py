@@ -37,6 +37,9 @@ def line(what, value, target, ok, unit=""):
         print(f"  {what:<58} not measured")
     else:
         print(f"  {what:<58} {value:>10,.1f}{unit}  target {target:<16} {'MET' if ok else 'MISSED'}")
+def row(what, shown, target, ok, more=""):
+    """A target line whose figure is shown as given (several figures, or a unit after it)."""
+    print(f"  {what:<58} {shown}  {target}  {'MET' if ok else 'MISSED'}{more}")
 
 s = med("success path")
 line("success path jobs/s (>= 50% of raw JVM drain)", s, ">= 110,000", s is not None and s >= RAW_JVM / 2)
@@ -55,9 +58,9 @@ else:
 lat = [r for r in rows if r["name"].startswith("latency")]
 if lat:
     r = lat[-1]
-    print(f"  {'latency p50 / p99 / p999 ms at ' + str(r.get('offered_per_s')) + '/s':<58} "
-          f"{r.get('p50_ms')} / {r.get('p99_ms')} / {r.get('p999_ms')}  target p99 <= 5 ms  "
-          f"{'MET' if r.get('p99_ms') is not None and r['p99_ms'] <= 5 else 'MISSED'}")
+    row('latency p50 / p99 / p999 ms at ' + str(r.get('offered_per_s')) + '/s',
+        f"{r.get('p50_ms')} / {r.get('p99_ms')} / {r.get('p999_ms')}", "target p99 <= 5 ms",
+        r.get('p99_ms') is not None and r['p99_ms'] <= 5)
 g = [r for r in rows if r["name"].startswith("cost growth: median")]
 if g:
     ch = g[-1]["change_pct"]
@@ -71,9 +74,8 @@ if h is not None:
 
 for r in rows:
     if r["name"].startswith("console "):
-        print(f"  {r['name'][:58]:<58} p50 {r['p50_ms']} / p95 {r['p95_ms']} ms  target < {r['target_ms']} ms  "
-              f"{'MET' if r['met'] else 'MISSED'}")
-# issue 12 (Scale.java): many queues, idle, retry punctuality, HTTP ceiling
+        row(r['name'][:58], f"p50 {r['p50_ms']} / p95 {r['p95_ms']} ms", f"target < {r['target_ms']} ms", r['met'])
+# issue 12 (Scale): many queues, idle, retry punctuality, HTTP ceiling
 scale = [r for r in rows if r["name"].startswith(("many queues", "idle:", "retry punctuality", "HTTP handler vs",
                                                   "raw Lua replay"))]
 if scale or f is not None:
@@ -86,27 +88,26 @@ if f is not None:
 for r in rows:
     if r["name"].startswith("many queues"):
         ratio = r.get("p50_vs_1_queue")
-        print(f"  {str(r['queues']) + ' queues: drain of ' + str(r['burst_jobs']) + ' p50 / max ms':<58} "
-              f"{r['drain_ms_p50']:>7} / {r['drain_ms_max']}  x{ratio} of 1 queue (target <= 2)  "
-              f"{'MET' if ratio is not None and ratio <= 2 else 'MISSED'}; {r['service_connections']} connections, "
-              f"{r['service_rss_mb']} MB")
+        row(str(r['queues']) + ' queues: drain of ' + str(r['burst_jobs']) + ' p50 / max ms',
+            f"{r['drain_ms_p50']:>7} / {r['drain_ms_max']}", f"x{ratio} of 1 queue (target <= 2)",
+            ratio is not None and ratio <= 2, f"; {r['service_connections']} connections, {r['service_rss_mb']} MB")
     elif r["name"].startswith("idle:"):
         v = r["commands_per_s_per_queue_beyond_blocking_read"]
-        print(f"  {str(r['queues']) + ' idle queues: commands/s per queue':<58} {v:>10}  target about <= 1  "
-              f"{'MET' if v <= 1 else 'MISSED'}; {r['commands_per_s']} commands/s, Redis {r['redis_cpu_ms_per_s']} ms CPU/s")
+        row(str(r['queues']) + ' idle queues: commands/s per queue', f"{v:>10}", "target about <= 1", v <= 1,
+            f"; {r['commands_per_s']} commands/s, Redis {r['redis_cpu_ms_per_s']} ms CPU/s")
     elif r["name"].startswith("retry punctuality"):
         p = r.get("lateness_p99_ms")
-        print(f"  {'retry lateness p50 / p99 / max ms':<58} {r.get('lateness_p50_ms')} / {p} / {r.get('lateness_max_ms')}"
-              f"  target p99 <= 20 ms  {'MET' if p is not None and p <= 20 else 'MISSED'}")
+        row('retry lateness p50 / p99 / max ms', f"{r.get('lateness_p50_ms')} / {p} / {r.get('lateness_max_ms')}",
+            "target p99 <= 20 ms", p is not None and p <= 20)
     elif r["name"].startswith("raw Lua replay"):
         v = r["redrive_vs_raw_pct"]
-        print(f"  {'bulk replay / raw Lua replay right beside it':<58} {v:>9} %  target >= 50 %  "
-              f"{'MET' if v >= 50 else 'MISSED'} (raw {r['jobs_per_s']} entries/s)")
+        row('bulk replay / raw Lua replay right beside it', f"{v:>9} %", "target >= 50 %", v >= 50,
+            f" (raw {r['jobs_per_s']} entries/s)")
     elif r["name"].startswith("HTTP handler vs"):
-        print(f"  {'HTTP handler / HTTP ceiling':<58} {r['ratio_pct']:>9} %  target >= 60 %  "
-              f"{'MET' if r['ratio_pct'] >= 60 else 'MISSED'} ({r['handler_jobs_per_s']} vs {r['ceiling_jobs_per_s']} jobs/s)")
+        row('HTTP handler / HTTP ceiling', f"{r['ratio_pct']:>9} %", "target >= 60 %", r['ratio_pct'] >= 60,
+            f" ({r['handler_jobs_per_s']} vs {r['ceiling_jobs_per_s']} jobs/s)")
 
-# issue 27: the tracing line (Traced.java)
+# issue 27: the tracing line (Traced)
 for r in by.get("tracing cost: medians of each (target: extra CPU per traced job <= 1.5x the floor, nothing dropped; "
                 "ratio 0.1 >= 95% of untraced)", []):
     f = r.get("extra_vs_floor")

@@ -10,10 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.vertx.redis.client.ProtocolVersion;
-import io.vertx.redis.client.Redis;
-import io.vertx.redis.client.RedisConnection;
-import io.vertx.redis.client.RedisOptions;
+import dev.redrive.testing.RedisServer;
 
 /**
  * Issue 24: what the Redis of production costs. {@code tls}: the success and failure paths with the
@@ -26,19 +23,23 @@ import io.vertx.redis.client.RedisOptions;
  */
 final class Production {
 
-    final Path dir;
-    final List<Process> servers = new ArrayList<>();
+    private final Path dir;
+    private final List<RedisServer> servers = new ArrayList<>();
+    private final Harness base;
+    private Harness h;
+    private Gate gate;
 
-    Production(String name) throws IOException {
-        dir = Files.createDirectories(Bench.out.resolve(name));
+    private Production(Harness base, String name) throws IOException {
+        this.base = base;
+        this.dir = Files.createDirectories(base.out.resolve(name));
     }
 
-    static void run(java.util.Set<String> only) throws Exception {
-        if (only.contains("tls")) {
-            new Production("tls").tls();
+    static void run(Harness h) throws Exception {
+        if (h.only.contains("tls")) {
+            new Production(h, "tls").tls();
         }
-        if (only.contains("replicas")) {
-            new Production("replicas").replicas();
+        if (h.only.contains("replicas")) {
+            new Production(h, "replicas").replicas();
         }
     }
 
@@ -49,7 +50,7 @@ final class Production {
                 "-out", "ca.crt");
         sign("server", "/CN=localhost", "subjectAltName=IP:127.0.0.1,DNS:localhost");
         sign("client", "/CN=redrive", "extendedKeyUsage=clientAuth");
-        int plain = Bench.freePort(), tls = Bench.freePort();
+        int plain = RedisServer.freePort(), tls = RedisServer.freePort();
         server(plain, "--tls-port", String.valueOf(tls), "--tls-cert-file", file("server.crt"), "--tls-key-file",
                 file("server.key"), "--tls-ca-cert-file", file("ca.crt"), "--tls-auth-clients", "yes");
         List<String> overTls = List.of("-Dquarkus.redis.hosts=rediss://127.0.0.1:" + tls,
@@ -65,7 +66,7 @@ final class Production {
     }
 
     void replicas() throws Exception {
-        int primary = Bench.freePort(), replica = Bench.freePort();
+        int primary = RedisServer.freePort(), replica = RedisServer.freePort();
         server(primary);
         server(replica, "--replicaof", "127.0.0.1", String.valueOf(primary));
         Map<String, List<String>> kinds = new LinkedHashMap<>();
@@ -74,28 +75,22 @@ final class Production {
         compare("wait-replicas", primary, kinds, true);
     }
 
-    /** Runs each kind per rep on the Redis at {@code port} (the harness's own connection moved to it); the first kind is the base. */
+    /** Runs each kind per rep on the Redis at {@code port} (a harness of its own on it); the first kind is the base. */
     void compare(String what, int port, Map<String, List<String>> kinds, boolean replay) throws Exception {
-        int harnessPort = Bench.redisPort;
-        RedisConnection harness = Bench.conn;
-        Bench.redisPort = port;
-        Bench.conn = Redis.createClient(Bench.vertx, new RedisOptions().setConnectionString("redis://127.0.0.1:" + port)
-                .setPreferredProtocolVersion(ProtocolVersion.RESP2).setMaxWaitingHandlers(1_000_000))
-                .connect().toCompletionStage().toCompletableFuture().get();
+        h = base.on(port);
+        gate = new Gate(h);
         Map<String, List<Map<String, Object>>> runs = new LinkedHashMap<>();
         try {
             List<String> names = new ArrayList<>(kinds.keySet());
-            for (int rep = 1; rep <= Bench.reps; rep++) {
+            for (int rep = 1; rep <= h.reps; rep++) {
                 for (int i = 0; i < names.size(); i++) {
                     String kind = names.get((i + rep - 1) % names.size());
                     runs.computeIfAbsent(kind, k -> new ArrayList<>()).addAll(paths(what, kind, kinds.get(kind), rep, replay));
                 }
             }
         } finally {
-            Bench.conn.close();
-            Bench.conn = harness;
-            Bench.redisPort = harnessPort;
-            servers.forEach(Process::destroy);
+            h.close();
+            servers.forEach(RedisServer::close);
         }
         String base = new ArrayList<>(kinds.keySet()).get(0), other = new ArrayList<>(kinds.keySet()).get(1);
         for (String path : replay ? List.of("success", "failure", "replay") : List.of("success", "failure")) {
@@ -104,9 +99,9 @@ final class Production {
             m.put("name", what + ": " + path + " path, " + other + " vs " + base + ", medians");
             m.put(key(base) + "_per_s", Math.round(a));
             m.put(key(other) + "_per_s", Math.round(b));
-            m.put("ratio_pct", Bench.round1(b / a * 100));
-            m.put("reps", Bench.reps);
-            Bench.emit(m);
+            m.put("ratio_pct", Figures.round1(b / a * 100));
+            m.put("reps", h.reps);
+            h.emit(m);
         }
     }
 
@@ -116,28 +111,26 @@ final class Production {
      * failure path (one warm-up, one timed).
      */
     List<Map<String, Object>> paths(String what, String kind, List<String> jvm, int rep, boolean replay) throws Exception {
-        Bench.call("FLUSHALL");
-        Bench.call("XGROUP", "CREATE", Bench.STREAM, Bench.GROUP, "$", "MKSTREAM");
+        h.fresh();
         List<Map<String, Object>> lines = new ArrayList<>();
         String tag = what.toLowerCase() + "-" + key(kind);
         // redis-timeout 30s: at a load of 40 on this box the first TLS connection of the start-up
         // permission check took longer than its 5s default, and the service did not start
         jvm = new ArrayList<>(jvm);
         jvm.add("-Dredrive.redis-timeout=30s");
-        try (Bench.Service s = Bench.Service.start(tag, "noop", Map.of("backoff", "0ms", "attempts", "3"), jvm)) {
-            Bench.warmUp(s, Bench.jobs);
-            Bench.warmUp(s, Bench.jobs);
-            lines.add(timed(s, what + ", " + kind + ": success path", Bench.jobs, false, rep, "success"));
+        try (Service s = Service.start(h, tag, "noop", Map.of("backoff", "0ms", "attempts", "3"), jvm)) {
+            gate.warmUp(s, h.jobs);
+            gate.warmUp(s, h.jobs);
+            lines.add(timed(s, what + ", " + kind + ": success path", h.jobs, false, rep, "success"));
             if (replay) {
                 // the replayed jobs run meanwhile (noop)
-                lines.add(Bench.replayLine(s, what + ", " + kind + ": bulk replay (one redrive task) entries/s",
+                lines.add(new BulkReplay(h).line(s, what + ", " + kind + ": bulk replay (one redrive task) entries/s",
                         Map.of("rep", rep, "path", "replay")));
             }
         }
-        Bench.call("FLUSHALL");
-        Bench.call("XGROUP", "CREATE", Bench.STREAM, Bench.GROUP, "$", "MKSTREAM");
-        int failing = Math.max(10, Bench.jobs / 10);
-        try (Bench.Service s = Bench.Service.start(tag + "-fail", "fail", Map.of("backoff", "0ms", "attempts", "3"), jvm)) {
+        h.fresh();
+        int failing = Math.max(10, h.jobs / 10);
+        try (Service s = Service.start(h, tag + "-fail", "fail", Map.of("backoff", "0ms", "attempts", "3"), jvm)) {
             timed(s, null, Math.max(failing, 3 * failing), true, rep, "failure");
             lines.add(timed(s, what + ", " + kind + ": failure path (3 attempts, into the DLQ)", failing, true, rep, "failure"));
         }
@@ -145,26 +138,23 @@ final class Production {
     }
 
     /** A staged backlog of n jobs, timed from the first read to the last ack (failing: to the last park). */
-    Map<String, Object> timed(Bench.Service s, String name, int n, boolean failing, int rep, String path) throws Exception {
-        long dlq0 = failing ? Bench.call("XLEN", Bench.DLQ).toLong() : 0;
-        Bench.call("DEL", Bench.STAGE);
-        Bench.gen(Bench.STAGE, n - 1, 0);
-        Bench.call("XGROUP", "CREATE", Bench.STAGE, Bench.GROUP, "0", "ENTRIESREAD", "0");
+    Map<String, Object> timed(Service s, String name, int n, boolean failing, int rep, String path) throws Exception {
+        long dlq0 = failing ? h.call("XLEN", Harness.DLQ).toLong() : 0;
+        gate.stage(n);
         s.mark();
-        double cpu0 = Bench.redisCpu();
-        Bench.call("RENAME", Bench.STAGE, Bench.STREAM);
-        Bench.call("XADD", Bench.STREAM, "*", "payload", "{\"job\":\"last\"}");
-        long[] window = Bench.watch(0, n, 0, Duration.ofSeconds(300), () -> failing ? Bench.call("XLEN", Bench.DLQ).toLong() : 0L,
+        double cpu0 = h.redisCpu();
+        gate.open();
+        long[] window = gate.watch(0, n, 0, Duration.ofSeconds(300), () -> failing ? h.call("XLEN", Harness.DLQ).toLong() : 0L,
                 failing ? dlq0 + n : -1);
-        double cpu1 = Bench.redisCpu();
+        double cpu1 = h.redisCpu();
         if (name == null) {
             return null;
         }
-        return Bench.report(s, name, n, window, cpu1 - cpu0, new LinkedHashMap<>(Map.of("rep", rep, "path", path)));
+        return gate.report(s, name, n, window, cpu1 - cpu0, new LinkedHashMap<>(Map.of("rep", rep, "path", path)));
     }
 
     static double median(List<Map<String, Object>> runs, String path) {
-        return Bench.median(runs.stream().filter(r -> path.equals(r.get("path"))).toList(), "jobs_per_s");
+        return Figures.median(runs.stream().filter(r -> path.equals(r.get("path"))).toList(), "jobs_per_s");
     }
 
     static String key(String kind) {
@@ -173,19 +163,11 @@ final class Production {
 
     // ---------------------------------------------------------------------------------------------
 
-    void server(int port, String... more) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("redis-server", "--port", String.valueOf(port), "--bind", "127.0.0.1",
-                "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--logfile", dir.resolve("redis-" + port + ".log").toString()));
-        cmd.addAll(List.of(more));
-        servers.add(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("redis-" + port + ".out").toFile()).start());
-        for (int i = 0; i < 100; i++) {
-            try (var socket = new java.net.Socket("127.0.0.1", port)) {
-                return;
-            } catch (IOException notYet) {
-                Thread.sleep(50);
-            }
-        }
-        throw new IllegalStateException("redis-server on " + port + " did not start; see " + dir);
+    /** A redis-server of the tests' fixture, its files and log in this measurement's directory. */
+    void server(int port, String... more) {
+        List<String> args = new ArrayList<>(List.of("--dir", dir.toString(), "--logfile", dir.resolve("redis-" + port + ".log").toString()));
+        args.addAll(List.of(more));
+        servers.add(new RedisServer(port, args.toArray(String[]::new)).start());
     }
 
     String file(String name) {
@@ -204,6 +186,6 @@ final class Production {
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        Bench.check(p.waitFor() == 0, "%s failed: %s", cmd, out);
+        Figures.check(p.waitFor() == 0, "%s failed: %s", cmd, out);
     }
 }

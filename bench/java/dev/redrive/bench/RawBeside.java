@@ -16,35 +16,41 @@ import java.util.concurrent.TimeUnit;
  */
 final class RawBeside {
 
-    static void after(Map<String, Object> success, int rep) throws Exception {
+    private final Harness h;
+
+    RawBeside(Harness h) {
+        this.h = h;
+    }
+
+    void after(Map<String, Object> success, int rep) throws Exception {
         Path target = Path.of(System.getenv().getOrDefault("PEERS_JVM", "/tmp/redrive-bench-peers/jvm"), "target");
         if (success == null || !Files.exists(target.resolve("classes/RawDrain.class"))) {
             return;
         }
         List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-                target.resolve("classes") + ":" + target.resolve("lib") + "/*", "RawDrain", String.valueOf(Bench.redisPort),
-                String.valueOf(Bench.jobs), "200", "8");
+                target.resolve("classes") + ":" + target.resolve("lib") + "/*", "RawDrain", String.valueOf(h.redisPort),
+                String.valueOf(h.jobs), "200", "8");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         p.waitFor(300, TimeUnit.SECONDS);
-        Bench.call("DEL", "jvm-s");
+        h.call("DEL", "jvm-s");
         for (String line : out.split("\n")) {
             if (line.startsWith("RESULT ")) {
-                double raw = Double.parseDouble(Bench.jsonField(line, "ops_per_s"));
-                double redisS = Double.parseDouble(Bench.jsonField(line, "redis_cpu_s"));
+                double raw = Double.parseDouble(Figures.jsonField(line, "ops_per_s"));
+                double redisS = Double.parseDouble(Figures.jsonField(line, "redis_cpu_s"));
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("name", "raw JVM drain of the peers (RawDrain, 200 x 8 in flight), right after the success path");
                 m.put("rep", rep);
-                m.put("jobs", Bench.jobs);
+                m.put("jobs", h.jobs);
                 m.put("raw_jobs_per_s", Math.round(raw));
-                m.put("raw_redis_cpu_us_per_job", Bench.round2(redisS * 1e6 / Bench.jobs));
+                m.put("raw_redis_cpu_us_per_job", Figures.round2(redisS * 1e6 / h.jobs));
                 m.put("success_jobs_per_s", success.get("jobs_per_s"));
                 m.put("success_redis_cpu_us_per_job", success.get("redis_cpu_us_per_job"));
-                m.put("redrive_vs_raw_pct", Bench.round1(((Number) success.get("jobs_per_s")).doubleValue() / raw * 100));
-                Bench.emit(m);
+                m.put("redrive_vs_raw_pct", Figures.round1(((Number) success.get("jobs_per_s")).doubleValue() / raw * 100));
+                h.emit(m);
                 return;
             }
         }
-        Bench.log("RawDrain printed no RESULT: %s", out);
+        Figures.log("RawDrain printed no RESULT: %s", out);
     }
 }

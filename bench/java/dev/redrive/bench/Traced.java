@@ -2,8 +2,6 @@ package dev.redrive.bench;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,6 +10,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import com.sun.net.httpserver.HttpServer;
+
+import dev.redrive.testing.OtlpBodies;
 
 /**
  * 7. What tracing costs (issues 14 and 27): per rep, the success path untraced, traced at sampler
@@ -26,29 +26,32 @@ import com.sun.net.httpserver.HttpServer;
  */
 final class Traced {
 
-    static final byte[] SPAN_NAME = ("process " + Bench.STREAM).getBytes(StandardCharsets.UTF_8);
+    static final byte[] SPAN_NAME = ("process " + Harness.STREAM).getBytes(StandardCharsets.UTF_8);
 
+    final Harness h;
+    final Gate gate;
     final AtomicLong received = new AtomicLong();
     final HttpServer sink;
     final List<String> otlp;
-    final Path floorClasses;
+    final OtelFloor floor;
 
-    Traced() throws Exception {
+    Traced(Harness h) throws Exception {
+        this.h = h;
+        this.gate = new Gate(h);
         sink = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
         sink.createContext("/", ex -> {
-            received.addAndGet(Bench.occurrences(ex.getRequestBody().readAllBytes(), SPAN_NAME));
+            received.addAndGet(OtlpBodies.count(ex.getRequestBody().readAllBytes(), SPAN_NAME));
             ex.sendResponseHeaders(200, -1);
             ex.close();
         });
         sink.start();
         otlp = List.of("-Dquarkus.otel.exporter.otlp.endpoint=http://127.0.0.1:" + sink.getAddress().getPort(),
                 "-Dquarkus.otel.exporter.otlp.protocol=http/protobuf");
-        // run.sh builds the peers' jvm/ in a private copy (PEERS_JVM) when --only has traced
-        floorClasses = Path.of(System.getenv().getOrDefault("PEERS_JVM", "/tmp/redrive-bench-peers/jvm"), "target");
+        floor = new OtelFloor(h, sink.getAddress().getPort());
     }
 
-    static void run() throws Exception {
-        Traced t = new Traced();
+    static void run(Harness h) throws Exception {
+        Traced t = new Traced(h);
         try {
             t.reps();
         } finally {
@@ -60,14 +63,14 @@ final class Traced {
         Map<String, List<Map<String, Object>>> runs = new LinkedHashMap<>();
         List<Double> floors = new ArrayList<>();
         List<String> kinds = List.of("untraced", "traced", "ratio 0.1");
-        for (int rep = 1; rep <= Bench.reps; rep++) {
+        for (int rep = 1; rep <= h.reps; rep++) {
             Map<String, Map<String, Object>> pair = new LinkedHashMap<>();
             for (int i = 0; i < kinds.size(); i++) {
                 String kind = kinds.get((i + rep - 1) % kinds.size()); // rotate the order
                 pair.put(kind, timed(kind, rep));
                 runs.computeIfAbsent(kind, k -> new ArrayList<>()).add(pair.get(kind));
             }
-            Double floor = floor(((Number) pair.get("traced").get("jobs_per_s")).intValue(), rep);
+            Double floor = this.floor.run(((Number) pair.get("traced").get("jobs_per_s")).intValue(), rep);
             double extra = cpu(pair.get("traced")) - cpu(pair.get("untraced"));
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("name", "tracing cost, rep pair: extra service CPU per traced job vs the SDK floor per span");
@@ -75,11 +78,11 @@ final class Traced {
             m.put("untraced_jobs_per_s", pair.get("untraced").get("jobs_per_s"));
             m.put("traced_jobs_per_s", pair.get("traced").get("jobs_per_s"));
             m.put("ratio01_jobs_per_s", pair.get("ratio 0.1").get("jobs_per_s"));
-            m.put("extra_cpu_us_per_traced_job", Bench.round2(extra));
+            m.put("extra_cpu_us_per_traced_job", Figures.round2(extra));
             m.put("floor_cpu_us_per_span", floor);
-            m.put("extra_vs_floor", floor == null ? null : Bench.round2(extra / floor));
-            m.put("ratio01_extra_cpu_us_per_job", Bench.round2(cpu(pair.get("ratio 0.1")) - cpu(pair.get("untraced"))));
-            Bench.emit(m);
+            m.put("extra_vs_floor", floor == null ? null : Figures.round2(extra / floor));
+            m.put("ratio01_extra_cpu_us_per_job", Figures.round2(cpu(pair.get("ratio 0.1")) - cpu(pair.get("untraced"))));
+            h.emit(m);
             if (floor != null) {
                 floors.add(floor);
             }
@@ -93,30 +96,26 @@ final class Traced {
 
     /** One service of the kind, two warm-up drains, one timed drain; its line with the span counts of the timed drain. */
     Map<String, Object> timed(String kind, int rep) throws Exception {
-        Bench.call("FLUSHALL");
-        Bench.call("XGROUP", "CREATE", Bench.STREAM, Bench.GROUP, "$", "MKSTREAM");
+        h.fresh();
         List<String> jvm = new ArrayList<>();
         if (!kind.equals("untraced")) {
             jvm.addAll(otlp);
             jvm.add("-Dquarkus.otel.traces.sampler.arg=" + (kind.equals("traced") ? "1.0" : "0.1"));
         }
         String tag = kind.replace(' ', '-').replace(".", "");
-        try (Bench.Service s = Bench.Service.start(tag, "noop", Map.of(), jvm)) {
-            Bench.warmUp(s, Bench.jobs);
-            Bench.warmUp(s, Bench.jobs);
+        try (Service s = Service.start(h, tag, "noop", Map.of(), jvm)) {
+            gate.warmUp(s, h.jobs);
+            gate.warmUp(s, h.jobs);
             long[] before = settled(s, 10);
             long received0 = received.get();
-            Bench.call("DEL", Bench.STAGE);
-            Bench.gen(Bench.STAGE, Bench.jobs - 1, 0);
-            Bench.call("XGROUP", "CREATE", Bench.STAGE, Bench.GROUP, "0", "ENTRIESREAD", "0");
+            gate.stage(h.jobs);
             String name = "tracing run: " + (kind.equals("untraced") ? "untraced success path"
                     : "traced success path (sampler " + (kind.equals("traced") ? "1.0" : "0.1") + ", OTLP/HTTP)");
             s.mark();
-            double redis0 = Bench.redisCpu();
-            Bench.call("RENAME", Bench.STAGE, Bench.STREAM);
-            Bench.call("XADD", Bench.STREAM, "*", "payload", "{\"job\":\"last\"}");
-            long[] window = Bench.watch(0, Bench.jobs, 0, java.time.Duration.ofSeconds(120), () -> 0L, -1);
-            double redis1 = Bench.redisCpu();
+            double redis0 = h.redisCpu();
+            gate.open();
+            long[] window = gate.watch(0, h.jobs, 0, java.time.Duration.ofSeconds(120), () -> 0L, -1);
+            double redis1 = h.redisCpu();
             // The service CPU to the end of the timed spans' export (batches go every 100 ms), read
             // before any scrape of /q/metrics: one costs the service ~17 ms of CPU on this box.
             // Untraced runs wait the same, so both carry the same idle tail.
@@ -126,7 +125,7 @@ final class Traced {
             Map<String, Object> extra = new LinkedHashMap<>();
             extra.put("rep", rep);
             extra.put("kind", kind);
-            extra.put("service_cpu_us_per_job", Bench.round2(cpuS * 1e6 / Bench.jobs));
+            extra.put("service_cpu_us_per_job", Figures.round2(cpuS * 1e6 / h.jobs));
             if (!kind.equals("untraced")) {
                 extra.put("spans_created", after[0] - before[0]);
                 extra.put("spans_exported", after[1] - before[1]);
@@ -134,13 +133,13 @@ final class Traced {
                 extra.put("spans_dropped_export_failed", after[3] - before[3]);
                 extra.put("spans_at_sink", received.get() - received0);
             }
-            Map<String, Object> line = Bench.report(s, name, Bench.jobs, window, redis1 - redis0, extra);
+            Map<String, Object> line = gate.report(s, name, h.jobs, window, redis1 - redis0, extra);
             return line;
         }
     }
 
     /** The service's span counters {ended, exported, queue_full, export_failed} once exported + dropped = ended. */
-    static long[] settled(Bench.Service s, int seconds) throws Exception {
+    static long[] settled(Service s, int seconds) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (true) {
             String text = s.metrics();
@@ -155,52 +154,15 @@ final class Traced {
     }
 
     static long count(String metrics, String prefix) {
-        Double v = Bench.metric(metrics, prefix + " ");
+        Double v = Figures.metric(metrics, prefix + " ");
         return v == null ? 0 : v.longValue();
     }
 
-    /**
-     * The peers' OtelFloor against this sink, sized to drop nothing, paced at the traced rep's rate
-     * (its jobs/s): CPU per exported span. Null when the peers' jvm/ is not built.
-     */
-    Double floor(int rate, int rep) throws Exception {
-        if (!Files.exists(floorClasses.resolve("classes/OtelFloor.class"))) {
-            Bench.log("traced: no %s/classes/OtelFloor.class (run.sh builds it); the floor is not measured", floorClasses);
-            return null;
-        }
-        List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx128m", "-cp",
-                floorClasses.resolve("classes") + ":" + floorClasses.resolve("lib") + "/*", "OtelFloor",
-                String.valueOf(sink.getAddress().getPort()), String.valueOf(Bench.jobs), "1.0", String.valueOf(Math.max(1000, rate)));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().putAll(Map.of("BSP_QUEUE", "262144", "BSP_BATCH", "8192", "BSP_DELAY_MS", "200"));
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        p.waitFor(120, TimeUnit.SECONDS);
-        Files.writeString(Bench.out.resolve("otel-floor-" + rep + ".txt"), out);
-        for (String line : out.split("\n")) {
-            if (line.startsWith("RESULT ")) {
-                String cpu = Bench.jsonField(line, "cpu_us_per_span");
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("name", "OTel SDK floor beside it (peers' OtelFloor, queue 262,144, paced at the traced rate)");
-                m.put("rep", rep);
-                m.put("paced_per_s", Math.max(1000, rate));
-                m.put("spans", Bench.jobs);
-                m.put("cpu_us_per_span", Double.parseDouble(cpu));
-                m.put("exported", Long.parseLong(Bench.jsonField(line, "exported")));
-                m.put("dropped_approx", Long.parseLong(Bench.jsonField(line, "dropped_approx")));
-                Bench.emit(m);
-                return Double.parseDouble(cpu);
-            }
-        }
-        Bench.log("traced: OtelFloor printed no RESULT; see otel-floor-%d.txt", rep);
-        return null;
-    }
-
-    static void summary(Map<String, List<Map<String, Object>>> runs, List<Double> floors) {
-        double off = Bench.median(runs.get("untraced"), "jobs_per_s");
-        double on = Bench.median(runs.get("traced"), "jobs_per_s");
-        double tenth = Bench.median(runs.get("ratio 0.1"), "jobs_per_s");
-        double extra = Bench.median(runs.get("traced"), "service_cpu_us_per_job") - Bench.median(runs.get("untraced"), "service_cpu_us_per_job");
+    void summary(Map<String, List<Map<String, Object>>> runs, List<Double> floors) {
+        double off = Figures.median(runs.get("untraced"), "jobs_per_s");
+        double on = Figures.median(runs.get("traced"), "jobs_per_s");
+        double tenth = Figures.median(runs.get("ratio 0.1"), "jobs_per_s");
+        double extra = Figures.median(runs.get("traced"), "service_cpu_us_per_job") - Figures.median(runs.get("untraced"), "service_cpu_us_per_job");
         double floor = floors.isEmpty() ? Double.NaN : floors.stream().sorted().toList().get(floors.size() / 2);
         long dropped = 0;
         for (Map<String, Object> r : runs.get("traced")) {
@@ -209,16 +171,16 @@ final class Traced {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("name", "tracing cost: medians of each (target: extra CPU per traced job <= 1.5x the floor, nothing dropped; "
                 + "ratio 0.1 >= 95% of untraced)");
-        m.put("jobs", Bench.jobs);
+        m.put("jobs", h.jobs);
         m.put("untraced_median_jobs_per_s", Math.round(off));
         m.put("traced_median_jobs_per_s", Math.round(on));
-        m.put("traced_share_pct", Bench.round1(on / off * 100));
+        m.put("traced_share_pct", Figures.round1(on / off * 100));
         m.put("ratio01_median_jobs_per_s", Math.round(tenth));
-        m.put("ratio01_share_pct", Bench.round1(tenth / off * 100));
-        m.put("extra_cpu_us_per_traced_job", Bench.round2(extra));
+        m.put("ratio01_share_pct", Figures.round1(tenth / off * 100));
+        m.put("extra_cpu_us_per_traced_job", Figures.round2(extra));
         m.put("floor_cpu_us_per_span", floors.isEmpty() ? null : floor);
-        m.put("extra_vs_floor", floors.isEmpty() ? null : Bench.round2(extra / floor));
+        m.put("extra_vs_floor", floors.isEmpty() ? null : Figures.round2(extra / floor));
         m.put("spans_dropped_traced_reps", dropped);
-        Bench.emit(m);
+        h.emit(m);
     }
 }

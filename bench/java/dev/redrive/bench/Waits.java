@@ -26,9 +26,9 @@ final class Waits {
         this.gcSeconds = gcSeconds;
     }
 
-    static Waits of(Bench.Service s) throws Exception {
+    static Waits of(Service s) throws Exception {
         Map<String, long[]> by = new TreeMap<>();
-        try (var tasks = Files.list(Path.of("/proc/" + s.process.pid() + "/task"))) {
+        try (var tasks = Files.list(Path.of("/proc/" + s.pid() + "/task"))) {
             for (Path t : tasks.toList()) {
                 try {
                     String[] f = Files.readString(t.resolve("schedstat")).trim().split(" ");
@@ -58,17 +58,17 @@ final class Waits {
     }
 
     /** The window since {@code before}, in ms, per thread kind; GC pauses from the service's own meter. */
-    Map<String, Object> since(Waits before, Bench.Service s, long jobs) throws Exception {
+    Map<String, Object> since(Waits before, Service s, long jobs) throws Exception {
         Map<String, Object> m = new LinkedHashMap<>();
         threads.forEach((kind, v) -> {
             long[] b = before.threads.getOrDefault(kind, new long[2]);
-            m.put(kind + "_ran_ms", Bench.round1((v[0] - b[0]) / 1e6));
-            m.put(kind + "_runqueue_wait_ms", Bench.round1((v[1] - b[1]) / 1e6));
+            m.put(kind + "_ran_ms", Figures.round1((v[0] - b[0]) / 1e6));
+            m.put(kind + "_runqueue_wait_ms", Figures.round1((v[1] - b[1]) / 1e6));
         });
         m.put("gc_pauses", Math.round(gcCount - before.gcCount));
-        m.put("gc_pause_ms", Bench.round1((gcSeconds - before.gcSeconds) * 1000));
-        Double max = Bench.metric(s.metrics(), "jvm_gc_pause_seconds_max");
-        m.put("gc_pause_max_ms_recent", max == null ? null : Bench.round1(max * 1000));
+        m.put("gc_pause_ms", Figures.round1((gcSeconds - before.gcSeconds) * 1000));
+        Double max = Figures.metric(s.metrics(), "jvm_gc_pause_seconds_max");
+        m.put("gc_pause_max_ms_recent", max == null ? null : Figures.round1(max * 1000));
         m.put("load", new String(Files.readAllBytes(Path.of("/proc/loadavg"))).split(" ")[0]);
         return m;
     }

@@ -255,4 +255,20 @@ class ArchitectureTest {
         assertTrue(new ClassFileImporter().importPath(classes).contain("dev.redrive.bench.Bench"),
                 "no dev.redrive.bench.Bench among " + classes);
     }
+
+    /**
+     * The bench and the soak are built on the tests' fixtures: their services come from
+     * testing/RedriveProcess, free ports from RedisServer.freePort(), Redis clients are testing's
+     * RawRedis (the bench's, Vert.x) and RedisCli (the soak's, blocking).
+     */
+    @Test
+    void benchBuildsOnTheTestFixtures() {
+        noClasses().that().resideInAPackage("dev.redrive.bench")
+                .should().callConstructor(java.net.ServerSocket.class, int.class)
+                .orShould().callMethod(io.vertx.redis.client.Redis.class, "createClient", io.vertx.core.Vertx.class,
+                        io.vertx.redis.client.RedisOptions.class)
+                .orShould().callMethod(io.vertx.redis.client.Redis.class, "createClient", io.vertx.core.Vertx.class, String.class)
+                .because("the bench takes its free ports, launcher and Redis clients from testing/")
+                .check(new ClassFileImporter().importPath(Path.of("target/bench-classes")));
+    }
 }

@@ -95,8 +95,7 @@ public class Workers implements QueueStates {
     private final List<ReceiveLimitWatch> watches = new CopyOnWriteArrayList<>();
     private FigureRound figures;
     private Timers.Timer gaugeTimer = Timers.Timer.NONE;
-    /** Each paused queue's timer for its next probe: cancelled at shutdown, so none lets a job through then. */
-    private final Map<String, Timers.Timer> probes = new ConcurrentHashMap<>();
+    private volatile ProbeTimers probes;
     private volatile boolean shuttingDown;
     /** Set when the shutdown timeout passes: what still runs then is left pending, its outcome dropped. */
     private volatile boolean abandoned;
@@ -110,6 +109,7 @@ public class Workers implements QueueStates {
             throw e;
         }
         consumer = identity.consumer();
+        probes = new ProbeTimers(time);
         figures = new FigureRound(List.copyOf(queues.queues().values()), streams, metrics, time);
         for (QueueSpec spec : queues.queues().values()) {
             metrics.put(spec.name(), new QueueMetrics(registry, spec.name(), spec.stream(), spec.deadLetters()));
@@ -193,14 +193,7 @@ public class Workers implements QueueStates {
                         + "(next probe in %s)", spec.name(), spec.httpUrl(), spec.circuitBreaker().delay());
                 worker.pause();
                 // The breaker only half-opens when called; after its delay, let one job through to probe.
-                Timers.Timer probe = time.after(spec.circuitBreaker().delay(), worker::probe);
-                Timers.Timer earlier = probes.put(spec.name(), probe);
-                if (earlier != null) {
-                    earlier.cancel();
-                }
-                if (shuttingDown) {
-                    probe.cancel();
-                }
+                probes.schedule(spec.name(), spec.circuitBreaker().delay(), worker::probe);
             }
             case CLOSED -> {
                 if (worker.paused()) {
@@ -216,7 +209,9 @@ public class Workers implements QueueStates {
     void onStop(@Observes @Priority(10) ShutdownEvent event) {
         shuttingDown = true;
         gaugeTimer.cancel();
-        probes.values().forEach(Timers.Timer::cancel);
+        if (probes != null) {
+            probes.cancelAll();
+        }
         workers.values().forEach(QueueWorker::stop);
         watches.forEach(ReceiveLimitWatch::stop);
         long deadline = System.nanoTime() + config.shutdownTimeout().toNanos();

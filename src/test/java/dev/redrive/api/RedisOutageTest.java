@@ -29,7 +29,6 @@ import dev.redrive.testing.OutageProfile;
 import dev.redrive.testing.Own;
 import dev.redrive.testing.RedisResource;
 import dev.redrive.testing.TestQueue;
-import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.config.HttpClientConfig;
@@ -54,9 +53,6 @@ class RedisOutageTest {
     @Inject
     @Own("jobs")
     TestQueue jobs;
-
-    @Inject
-    RedisDataSource redis;
 
     String parked;
 
@@ -124,7 +120,7 @@ class RedisOutageTest {
     }
 
     long connectedClients() {
-        String info = redis.execute("INFO", "clients").toString();
+        String info = jobs.redis().execute("INFO", "clients").toString();
         return info.lines().filter(l -> l.startsWith("connected_clients:"))
                 .mapToLong(l -> Long.parseLong(l.substring("connected_clients:".length()).trim())).findFirst().orElseThrow();
     }
@@ -134,7 +130,7 @@ class RedisOutageTest {
         // What the service holds when it has settled: the pool and its one blocked read, which it
         // opens a moment after start-up (a count taken before it would leave no room for it).
         Await.until("the queue's blocked read",
-                () -> redis.execute("CLIENT", "LIST").toString().contains("flags=b"));
+                () -> jobs.redis().execute("CLIENT", "LIST").toString().contains("flags=b"));
         long before = connectedClients();
         RedisResource.server().pause();
         ExecutorService callers = Executors.newFixedThreadPool(30);
@@ -160,24 +156,24 @@ class RedisOutageTest {
         } catch (AssertionError e) {
             // Which connections stayed, and what each last did, is what a failure needs to be read.
             throw new AssertionError(e.getMessage() + " (" + before + " before the freeze); now connected:\n"
-                    + redis.execute("CLIENT", "LIST"), e);
+                    + jobs.redis().execute("CLIENT", "LIST"), e);
         }
     }
 
     @Test
     void aFullRedisGets503sAndKeepsTheEntry() {
-        redis.execute("CONFIG", "SET", "maxmemory-policy", "noeviction");
-        redis.execute("CONFIG", "SET", "maxmemory", "1");
+        jobs.redis().execute("CONFIG", "SET", "maxmemory-policy", "noeviction");
+        jobs.redis().execute("CONFIG", "SET", "maxmemory", "1");
         try {
             unavailable(as("operator").post(jobs.dlqPath() + "/entries/" + parked + "/replay").then());
             unavailable(as("operator").delete(jobs.dlqPath() + "/entries/" + parked + "?reason=full").then());
             unavailable(as("operator").contentType("application/json").body("{\"dryRun\": true}")
                     .post(jobs.dlqPath() + "/redrives").then());
         } finally {
-            redis.execute("CONFIG", "SET", "maxmemory", "0");
+            jobs.redis().execute("CONFIG", "SET", "maxmemory", "0");
         }
         as("viewer").get(jobs.dlqPath() + "/entries/" + parked).then().statusCode(200);
-        assertEquals(0, redis.stream(String.class).xlen(OutageProfile.TARGET), "nothing was replayed");
+        assertEquals(0, jobs.redis().stream(String.class).xlen(OutageProfile.TARGET), "nothing was replayed");
     }
 
     @Test
@@ -198,9 +194,9 @@ class RedisOutageTest {
         });
         // The Redis that came back has no data: the queue's group is gone with the stream. A job
         // added now is read all the same (the worker creates its group again), not left unread.
-        String job = redis.execute("XADD", "jobs", "*", "payload", "after the restart").toString();
+        String job = jobs.redis().execute("XADD", "jobs", "*", "payload", "after the restart").toString();
         Await.until("the job added after the restart to be read and settled", () -> {
-            for (var group : redis.execute("XINFO", "GROUPS", "jobs")) {
+            for (var group : jobs.redis().execute("XINFO", "GROUPS", "jobs")) {
                 Map<String, String> fields = new java.util.HashMap<>();
                 for (int i = 0; i + 1 < group.size(); i += 2) {
                     fields.put(group.get(i).toString(), String.valueOf(group.get(i + 1)));

@@ -3,7 +3,6 @@ package dev.redrive.deadletter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -15,13 +14,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.redrive.redis.LuaScripts;
-import dev.redrive.testing.RawRedis;
-import dev.redrive.testing.RedisServer;
+import dev.redrive.testing.ScriptRedis;
 import io.vertx.redis.client.Response;
 
 /**
@@ -35,23 +33,15 @@ class ParkHoursTest {
     static final String A = "aaaaaaaaaaaa";
     static final String B = "bbbbbbbbbbbb";
 
-    static RedisServer server;
-    static RawRedis redis;
+    @RegisterExtension
+    static final ScriptRedis redis = new ScriptRedis();
     static String library;
 
     @BeforeAll
     static void start() throws Exception {
-        server = new RedisServer().start();
-        redis = new RawRedis(server);
         try (InputStream in = LuaScripts.class.getResourceAsStream("/lua/lib/counters.lua")) {
             library = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
-    }
-
-    @AfterAll
-    static void stop() throws IOException {
-        redis.close();
-        server.close();
     }
 
     @Test

@@ -35,14 +35,15 @@ class ProviderOutageTest {
     /** How long the outage lasts, in breaker delays: each ends with one probe, which fails. */
     static final int PROBES = 10;
 
-    @Inject
-    @Own("outage")
-    TestQueue outage;
+    /** The provider, set by DownstreamResource: down while the test says so. */
+    Downstream downstream;
 
     @Inject
     Workers workers;
 
-    Downstream downstream;
+    @Inject
+    @Own("outage")
+    TestQueue outage;
 
     @Test
     void anOutageWithABacklogEndsWithEveryJobDoneAndOnlyFailedProbesParked() {

@@ -15,10 +15,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 
@@ -28,6 +25,7 @@ import dev.redrive.testing.Downstream;
 import dev.redrive.testing.JobLedger;
 import dev.redrive.testing.RedisServer;
 import dev.redrive.testing.RedriveProcess;
+import dev.redrive.testing.TestConfig;
 
 /**
  * A Redis Cluster failover under load (issue 24.4): three primaries with a replica each, two
@@ -85,25 +83,20 @@ class RedisClusterFailoverIT {
                 return Downstream.Answer.ok();
             });
 
-            Map<String, String> config = new HashMap<>(ApiUsers.config());
-            config.put("quarkus.redis.client-type", "cluster");
             // The victim's primary comes first: a reader that only knew the first address would never read again.
             List<String> hosts = new ArrayList<>(List.of(killed.url()));
             cluster.nodes().stream().filter(n -> n != killed).forEach(n -> hosts.add(n.url()));
-            config.put("quarkus.redis.hosts", String.join(",", hosts));
-            config.put("redrive.redis-timeout", "2s");
-            config.put("redrive.gauge-interval", "500ms");
+            TestConfig config = TestConfig.withApiUsers().set("quarkus.redis.client-type", "cluster")
+                    .set("quarkus.redis.hosts", String.join(",", hosts))
+                    .set("redrive.redis-timeout", "2s").set("redrive.gauge-interval", "500ms");
             for (String q : queues) {
-                config.put("redrive.queues." + q + ".handler", "http");
-                config.put("redrive.queues." + q + ".http.url", downstream.url("/" + q));
-                config.put("redrive.queues." + q + ".attempts", "3");
-                config.put("redrive.queues." + q + ".backoff", "20ms");
-                config.put("redrive.queues." + q + ".retry-poll", "20ms");
-                config.put("redrive.queues." + q + ".visibility-timeout", "3s");
+                // The shipped block (2 s), not a test queue's short one: the reader waits on the node that dies.
+                config.queue(q).handler("http").set("http.url", downstream.url("/" + q)).attempts(3).backoff("20ms")
+                        .retryPoll("20ms").set("visibility-timeout", "3s").set("block", "2s");
             }
-            try (RedriveProcess redrive = new RedriveProcess("cluster-failover", config).start()) {
+            try (RedriveProcess redrive = new RedriveProcess("cluster-failover", config.build()).start()) {
                 redrive.awaitReady(Duration.ofSeconds(60));
-                Producer producer = new Producer(cluster, queues, ledgers, victim);
+                FailoverProducer producer = new FailoverProducer(cluster, queues, ledgers, victim);
                 Thread producing = new Thread(producer::run, "producer");
                 producing.start();
                 try {
@@ -210,94 +203,6 @@ class RedisClusterFailoverIT {
         }
     }
 
-    /**
-     * Adds jobs to each queue in turn (about 50/s each) on the primary that owns its stream, and
-     * counts a job only once that primary acknowledged it and {@code WAIT 1} confirmed a replica
-     * has it: a failover can't take such a job back. After the kill the victim's new primary has
-     * no replica left, so there an acknowledged add counts (this test kills nothing else). An add
-     * that failed or whose reply was lost is not counted, and the producer asks the cluster anew
-     * where the stream lives.
-     */
-    static final class Producer {
-        final AtomicBoolean running = new AtomicBoolean(true);
-        /** Set once the victim's primary is killed: its slot has no replica from then on. */
-        final AtomicBoolean alone = new AtomicBoolean();
-        final Map<String, AtomicLong> counted = new ConcurrentHashMap<>();
-        /** Queues that get no jobs for now. */
-        final Set<String> paused = ConcurrentHashMap.newKeySet();
-        /** The entry id of each queue's last counted job. */
-        final Map<String, String> last = new ConcurrentHashMap<>();
-        private final RedisCluster cluster;
-        private final List<String> queues;
-        private final Map<String, JobLedger> ledgers;
-        private final String victim;
-
-        Producer(RedisCluster cluster, List<String> queues, Map<String, JobLedger> ledgers, String victim) {
-            this.cluster = cluster;
-            this.queues = queues;
-            this.ledgers = ledgers;
-            this.victim = victim;
-            queues.forEach(q -> counted.put(q, new AtomicLong()));
-        }
-
-        long added(String queue) {
-            return counted.get(queue).get();
-        }
-
-        /** The entry id of a job of {@code queue} counted after the first {@code count}. */
-        String next(String queue, long count) {
-            Await.until("a job added to " + queue, Duration.ofSeconds(10), () -> added(queue) > count);
-            return last.get(queue);
-        }
-
-        void run() {
-            Map<String, RedisCli> at = new HashMap<>();
-            long n = 0;
-            while (running.get()) {
-                for (String q : queues) {
-                    if (paused.contains(q)) {
-                        continue;
-                    }
-                    String job = q + "-" + n;
-                    String payload = "{\"job\":\"" + job + "\",\"park\":" + (n % 10 == 0) + ",\"flaky\":" + (n % 7 == 3) + "}";
-                    try {
-                        RedisCli redis = at.get(q);
-                        if (redis == null) {
-                            int owner = cluster.ownerOf(q);
-                            if (owner < 0) {
-                                continue; // no primary for the slot yet: try again next round
-                            }
-                            redis = new RedisCli("127.0.0.1", owner, 2000);
-                            at.put(q, redis);
-                        }
-                        String id = RedisCli.text(redis.call("XADD", q, "*", "payload", payload));
-                        boolean noReplica = q.equals(victim) && alone.get();
-                        if (noReplica || (Long) redis.call("WAIT", "1", "1000") >= 1) {
-                            ledgers.get(q).produced(job, id);
-                            last.put(q, id);
-                            counted.get(q).incrementAndGet();
-                        }
-                    } catch (Exception e) { // MOVED, CLUSTERDOWN, a dead node: not counted, ask again where q lives
-                        close(at.remove(q));
-                    }
-                }
-                n++;
-                sleepQuietly(20);
-            }
-            at.values().forEach(Producer::close);
-        }
-
-        private static void close(RedisCli redis) {
-            if (redis != null) {
-                try {
-                    redis.close();
-                } catch (Exception e) {
-                    // closing anyway
-                }
-            }
-        }
-    }
-
     private static boolean ran(Downstream downstream, String queue, String entryId) {
         return downstream.requests().stream().anyMatch(r -> r.jobId().equals(queue + "/" + entryId));
     }
@@ -312,13 +217,5 @@ class RedisClusterFailoverIT {
         String auth = Base64.getEncoder().encodeToString(("viewer:" + ApiUsers.password("viewer")).getBytes(StandardCharsets.UTF_8));
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.httpPort() + "/dlq"))
                 .header("Authorization", "Basic " + auth).timeout(Duration.ofSeconds(15)).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static void sleepQuietly(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

@@ -21,6 +21,7 @@ import dev.redrive.testing.ApiUsers;
 import dev.redrive.testing.Await;
 import dev.redrive.testing.RedisServer;
 import dev.redrive.testing.RedriveProcess;
+import dev.redrive.testing.TestConfig;
 
 /**
  * redrive unchanged on a three-node Redis Cluster: every script touches one hash slot (the
@@ -39,16 +40,10 @@ class RedisClusterIT {
             }
             assertTrue(ownerOf.values().stream().distinct().count() > 1, "the streams spread over nodes: " + ownerOf);
 
-            Map<String, String> config = new HashMap<>(ApiUsers.config());
-            config.put("quarkus.redis.client-type", "cluster");
-            config.put("quarkus.redis.hosts", String.join(",", cluster.nodes().stream().map(RedisServer::url).toList()));
-            for (String q : QUEUES) {
-                config.put("redrive.queues." + q + ".handler", "demo");
-                config.put("redrive.queues." + q + ".attempts", "3");
-                config.put("redrive.queues." + q + ".backoff", "20ms");
-                config.put("redrive.queues." + q + ".retry-poll", "20ms");
-            }
-            try (RedriveProcess redrive = new RedriveProcess("cluster", config).start()) {
+            TestConfig config = TestConfig.withApiUsers().set("quarkus.redis.client-type", "cluster")
+                    .set("quarkus.redis.hosts", String.join(",", cluster.nodes().stream().map(RedisServer::url).toList()));
+            QUEUES.forEach(q -> config.queue(q).handler("demo").attempts(3).backoff("20ms").retryPoll("20ms"));
+            try (RedriveProcess redrive = new RedriveProcess("cluster", config.build()).start()) {
                 redrive.awaitReady(Duration.ofSeconds(60));
                 Map<String, String> corrupt = new HashMap<>();
                 for (String q : QUEUES) {

@@ -2,18 +2,15 @@ package dev.redrive.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.redrive.testing.RawRedis;
-import dev.redrive.testing.RedisServer;
+import dev.redrive.testing.ScriptRedis;
 import io.vertx.redis.client.Response;
 
 /**
@@ -23,27 +20,12 @@ import io.vertx.redis.client.Response;
  */
 class FiguresScriptTest {
 
-    static RedisServer server;
-    static RawRedis redis;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = new RedisServer().start();
-        redis = new RawRedis(server);
-    }
-
-    @AfterAll
-    static void stop() throws IOException {
-        redis.close();
-        server.close();
-    }
+    @RegisterExtension
+    static final ScriptRedis redis = new ScriptRedis();
 
     @Test
     void everyQueuesFiguresInOneCallWhateverIsMissing() throws Exception {
-        for (int i = 1; i <= 9; i++) {
-            call("XADD", "busy", i + "-0", "n", "1");
-        }
-        call("XGROUP", "CREATE", "busy", "g", "0");
+        nineEntriesAndGroupG("busy");
         call("XREADGROUP", "GROUP", "g", "worker-1", "COUNT", "3", "STREAMS", "busy", ">");
         call("XREADGROUP", "GROUP", "g", "redrive-retry", "COUNT", "2", "STREAMS", "busy", ">");
         for (int i = 0; i < 7; i++) {
@@ -71,10 +53,7 @@ class FiguresScriptTest {
      */
     @Test
     void aGroupThatReadEverythingHasNoLagWhateverEntriesReadSays() throws Exception {
-        for (int i = 1; i <= 9; i++) {
-            call("XADD", "promoted", i + "-0", "n", "1");
-        }
-        call("XGROUP", "CREATE", "promoted", "g", "0");
+        nineEntriesAndGroupG("promoted");
         call("XREADGROUP", "GROUP", "g", "w", "COUNT", "9", "STREAMS", "promoted", ">");
         call("XGROUP", "SETID", "promoted", "g", "9-0", "ENTRIESREAD", "1");
         assertEquals("[0, 0, 1, 9, 1-0, [w, 9]]", text(figures(List.of("promoted", "{promoted}:dlq", "g")).get(0)));
@@ -82,6 +61,14 @@ class FiguresScriptTest {
         call("XADD", "promoted", "10-0", "n", "1");
         assertEquals("9", text(figures(List.of("promoted", "{promoted}:dlq", "g")).get(0).get(1)),
                 "with an entry unread, Redis' own figure (too high by what the replica missed) is all there is");
+    }
+
+    /** Entries 1-0 to 9-0 in {@code stream}, and group g on it from the start, nothing read. */
+    private static void nineEntriesAndGroupG(String stream) throws Exception {
+        for (int i = 1; i <= 9; i++) {
+            call("XADD", stream, i + "-0", "n", "1");
+        }
+        call("XGROUP", "CREATE", stream, "g", "0");
     }
 
     private static String text(Response r) {

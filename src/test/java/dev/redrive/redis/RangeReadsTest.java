@@ -2,7 +2,6 @@ package dev.redrive.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -10,12 +9,11 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.redrive.testing.RawRedis;
-import dev.redrive.testing.RedisServer;
+import dev.redrive.testing.ScriptRedis;
 import io.vertx.redis.client.Response;
 
 /**
@@ -25,14 +23,12 @@ import io.vertx.redis.client.Response;
  */
 class RangeReadsTest {
 
-    static RedisServer server;
-    static RawRedis redis;
+    @RegisterExtension
+    static final ScriptRedis redis = new ScriptRedis();
     static String script;
 
     @BeforeAll
     static void start() throws Exception {
-        server = new RedisServer().start();
-        redis = new RawRedis(server);
         try (InputStream in = LuaScripts.class.getResourceAsStream("/lua/lib/ranges.lua")) {
             script = new String(in.readAllBytes(), StandardCharsets.UTF_8) + """
                     local ids = {}
@@ -55,12 +51,6 @@ class RangeReadsTest {
         for (int i = 2; i <= 1000; i += 2) {
             call("XACK", "s", "g", i + "-1");
         }
-    }
-
-    @AfterAll
-    static void stop() throws IOException {
-        redis.close();
-        server.close();
     }
 
     @Test

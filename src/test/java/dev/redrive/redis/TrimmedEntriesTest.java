@@ -3,16 +3,14 @@ package dev.redrive.redis;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -20,8 +18,7 @@ import dev.redrive.deadletter.DeadLetterRecord;
 import dev.redrive.job.Job;
 import dev.redrive.retry.Failure;
 import dev.redrive.retry.FailureKind;
-import dev.redrive.testing.RawRedis;
-import dev.redrive.testing.RedisServer;
+import dev.redrive.testing.ScriptRedis;
 import io.vertx.redis.client.Response;
 import io.vertx.redis.client.ResponseType;
 
@@ -34,22 +31,10 @@ import io.vertx.redis.client.ResponseType;
  */
 class TrimmedEntriesTest {
 
-    static RedisServer server;
-    static RawRedis redis;
+    @RegisterExtension
+    static final ScriptRedis redis = new ScriptRedis();
     static final LuaScripts SCRIPTS = new LuaScripts();
     static int streams;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = new RedisServer().start();
-        redis = new RawRedis(server);
-    }
-
-    @AfterAll
-    static void stop() throws IOException {
-        redis.close();
-        server.close();
-    }
 
     /** The premise: without the checks, Redis 7 drops a trimmed entry from the PEL when it is claimed. */
     @Test

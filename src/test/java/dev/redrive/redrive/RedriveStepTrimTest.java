@@ -2,18 +2,16 @@ package dev.redrive.redrive;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.redrive.redis.LuaScripts;
-import dev.redrive.testing.RawRedis;
-import dev.redrive.testing.RedisServer;
+import dev.redrive.testing.ScriptRedis;
 import io.vertx.redis.client.Response;
 
 /**
@@ -29,21 +27,13 @@ class RedriveStepTrimTest {
     static final List<String> KEYS = List.of(DLQ, "{t}:dlq:stats", "{t}:dlq:audit", TASK, TASK + ":canary",
             "{t}:dlq:replayed", "{t}:dlq:replayed-at", "{t}");
 
-    static RedisServer server;
-    static RawRedis redis;
+    @RegisterExtension
+    static final ScriptRedis redis = new ScriptRedis();
     static String sha;
 
     @BeforeAll
     static void start() throws Exception {
-        server = new RedisServer().start();
-        redis = new RawRedis(server);
         sha = redis.call("SCRIPT", "LOAD", new LuaScripts().body(LuaScripts.Script.REDRIVE_STEP)).toString();
-    }
-
-    @AfterAll
-    static void stop() throws IOException {
-        redis.close();
-        server.close();
     }
 
     @BeforeEach

@@ -18,9 +18,7 @@ class JobLedgerTest {
 
     @Test
     void aJobDoneOrParkedOnceIsCleanAndReRunsAreCountedNotHeld() {
-        JobLedger ledger = new JobLedger();
-        ledger.produced("a", "1-0");
-        ledger.produced("b", "2-0");
+        JobLedger ledger = produced("a", "1-0", "b", "2-0");
         ledger.succeeded("1-0");
         ledger.succeeded("1-0"); // at-least-once: a second run of a done life
         ledger.attempted("2-0");
@@ -37,9 +35,7 @@ class JobLedgerTest {
 
     @Test
     void aLifeNeitherDoneNorParkedIsLost() {
-        JobLedger ledger = new JobLedger();
-        ledger.produced("a", "1-0");
-        ledger.produced("b", "2-0");
+        JobLedger ledger = produced("a", "1-0", "b", "2-0");
         ledger.attempted("1-0");
 
         JobLedger.Report report = ledger.check();
@@ -53,10 +49,7 @@ class JobLedgerTest {
 
     @Test
     void aLifeParkedTwiceDoneAndParkedOrReplayedTwiceIsCaught() {
-        JobLedger ledger = new JobLedger();
-        ledger.produced("a", "1-0");
-        ledger.produced("b", "2-0");
-        ledger.produced("c", "3-0");
+        JobLedger ledger = produced("a", "1-0", "b", "2-0", "c", "3-0");
         ledger.parked("8-0", "1-0");
         ledger.parked("9-0", "1-0");
         ledger.succeeded("2-0");
@@ -79,10 +72,7 @@ class JobLedgerTest {
     @Test
     void parksAndReplaysAreReadFromTheDeadLetterStreamAndItsAuditTrail() throws Exception {
         try (RedisServer server = new RedisServer().start(); RawRedis raw = new RawRedis(server)) {
-            JobLedger ledger = new JobLedger();
-            ledger.produced("a", "1-1");
-            ledger.produced("b", "1-2");
-            ledger.produced("c", "1-3");
+            JobLedger ledger = produced("a", "1-1", "b", "1-2", "c", "1-3");
             ledger.attempted("1-1");
             ledger.attempted("1-2");
             ledger.attempted("1-3");
@@ -115,5 +105,14 @@ class JobLedgerTest {
             return items;
         }
         return r.type() == ResponseType.NUMBER ? (Object) r.toLong() : r.toString();
+    }
+
+    /** A ledger that counted these jobs, given as job and entry id in turn. */
+    private static JobLedger produced(String... jobsAndIds) {
+        JobLedger ledger = new JobLedger();
+        for (int i = 0; i < jobsAndIds.length; i += 2) {
+            ledger.produced(jobsAndIds[i], jobsAndIds[i + 1]);
+        }
+        return ledger;
     }
 }

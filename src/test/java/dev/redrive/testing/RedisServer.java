@@ -60,6 +60,11 @@ public final class RedisServer implements AutoCloseable {
         return dir;
     }
 
+    /** Whether the server's process runs (a paused one does). */
+    public boolean alive() {
+        return process != null && process.isAlive();
+    }
+
     /** Stops the server the hard way (SIGKILL), as a crash would. */
     public void kill() {
         if (process != null) {

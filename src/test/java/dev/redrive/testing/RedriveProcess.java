@@ -16,25 +16,26 @@ import java.util.Map;
 /**
  * The packaged service ({@code target/quarkus-app/quarkus-run.jar}) as a separate process, the
  * way it runs in a pod: started with system properties, killed with SIGKILL or stopped with
- * SIGTERM. Used by the *IT tests, which Maven runs after packaging.
+ * SIGTERM. Used by the *IT tests, which Maven runs after packaging, and by the bench and the soak
+ * (bench/java), which choose the jar, the JVM's options and where the log goes.
  */
 public final class RedriveProcess implements AutoCloseable {
 
     private final Map<String, String> properties;
     private final Map<String, String> env = new java.util.HashMap<>();
     private final int httpPort = RedisServer.freePort();
-    private final Path log;
+    private final String name;
+    private Path log; // a temporary file unless logTo, made at the first start
+    private Path jar;
+    private List<String> jvmOptions;
+    private final List<String> command = new ArrayList<>();
     private final int managementPort = RedisServer.freePort();
     private String maxHeap = "256m";
     private Process process;
 
     public RedriveProcess(String name, Map<String, String> properties) {
+        this.name = name;
         this.properties = properties;
-        try {
-            this.log = Files.createTempFile("redrive-" + name + "-", ".log");
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     public static String jar() {
@@ -46,14 +47,19 @@ public final class RedriveProcess implements AutoCloseable {
     }
 
     public RedriveProcess start() {
-        List<String> cmd = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + maxHeap, "-XX:+UseSerialGC"));
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        cmd.addAll(jvmOptions != null ? jvmOptions : List.of("-Xmx" + maxHeap, "-XX:+UseSerialGC"));
         cmd.add("-Dquarkus.http.port=" + httpPort);
         cmd.add("-Dquarkus.management.port=" + managementPort);
         properties.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
         cmd.add("-jar");
-        cmd.add(jar());
+        cmd.add(jar != null ? jar.toString() : jar());
+        command.clear();
+        command.addAll(cmd);
         try {
+            if (log == null) {
+                log = Files.createTempFile("redrive-" + name + "-", ".log");
+            }
             ProcessBuilder builder = new ProcessBuilder(cmd).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             builder.environment().putAll(env);
@@ -68,6 +74,36 @@ public final class RedriveProcess implements AutoCloseable {
     public RedriveProcess env(Map<String, String> variables) {
         env.putAll(variables);
         return this;
+    }
+
+    /**
+     * The JVM's options (before start), in place of the tests' {@code -Xmx256m -XX:+UseSerialGC}:
+     * the bench runs the service as it ships ({@code -Xmx128m} and the JVM's own collector).
+     */
+    public RedriveProcess jvmOptions(List<String> options) {
+        this.jvmOptions = List.copyOf(options);
+        return this;
+    }
+
+    /** The jar to run (before start), in place of {@link #jar()}: the bench's A/B of two builds. */
+    public RedriveProcess jar(Path jar) {
+        this.jar = jar;
+        return this;
+    }
+
+    /** Where the process's output goes (before start; appended), in place of a temporary file. */
+    public RedriveProcess logTo(Path file) {
+        this.log = file;
+        return this;
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    /** The command line of the last start. */
+    public List<String> command() {
+        return List.copyOf(command);
     }
 
     /** The JVM's -Xmx (before start); 256m unless a test needs the heap tight. */
@@ -147,6 +183,9 @@ public final class RedriveProcess implements AutoCloseable {
     }
 
     public String output() {
+        if (log == null) {
+            return "(not started)";
+        }
         try {
             return Files.readString(log);
         } catch (IOException e) {

@@ -1,5 +1,6 @@
 package dev.redrive.testing;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -9,6 +10,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 import dev.redrive.job.Job;
 import dev.redrive.job.JobHandler;
@@ -30,7 +32,14 @@ import io.smallrye.mutiny.Uni;
 @Identifier("scripted")
 public class ScriptedHandler implements JobHandler {
 
-    /** @param currentSpan the span current when the handler was called (invalid with tracing off) */
+    /** What attempts are stamped with: the boot's clock, which a test may step (SteppableTimers). */
+    @Inject
+    Clock clock;
+
+    /**
+     * @param startedAt   on the boot's clock
+     * @param currentSpan the span current when the handler was called (invalid with tracing off)
+     */
     public record Attempt(String jobId, int attempt, Instant startedAt, Map<String, byte[]> fields, String idempotencyKey,
             SpanContext currentSpan) {
     }
@@ -45,7 +54,7 @@ public class ScriptedHandler implements JobHandler {
 
     @Override
     public Uni<Void> handle(Job job) {
-        attempts.add(new Attempt(job.jobId(), job.attempt(), Instant.now(), job.fields(), job.idempotencyKey(),
+        attempts.add(new Attempt(job.jobId(), job.attempt(), clock.instant(), job.fields(), job.idempotencyKey(),
                 Span.current().getSpanContext()));
         attemptCounts.merge(job.jobId(), 1, Integer::sum);
         int now = runningNow.computeIfAbsent(job.jobId(), k -> new AtomicInteger()).incrementAndGet();

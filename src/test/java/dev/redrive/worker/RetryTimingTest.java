@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import dev.redrive.testing.Await;
 import dev.redrive.testing.Own;
 import dev.redrive.testing.ScriptedHandler;
+import dev.redrive.testing.SteppableTimers;
 import dev.redrive.testing.Streams;
 import dev.redrive.testing.TestQueue;
 import dev.redrive.testing.WorkerProfile;
@@ -42,6 +43,9 @@ class RetryTimingTest {
     @Inject
     @Identifier("scripted")
     ScriptedHandler handler;
+
+    @Inject
+    SteppableTimers time;
 
     @Test
     void aDueRetryIsClaimedOnTimeHoweverManyWaitAheadOfIt() {
@@ -76,6 +80,29 @@ class RetryTimingTest {
         assertTrue(gap.compareTo(Duration.ofMillis(100)) >= 0, "second attempt " + gap + " after the first");
     }
 
+    /**
+     * A retry the provider asked to wait ten minutes for: the test steps the clock past it instead of
+     * waiting. Only the retry's own timer can run it (the poll is hourly), and it runs no earlier
+     * than the wait on the clock the attempts are stamped with.
+     */
+    @Test
+    void aRetryAskedToWaitRunsOnceTheClockHasPassedTheWait() {
+        String busy = timed.add(Map.of("kind", "busy:600"));
+        Await.until("the busy job to wait for its retry", () -> handler.attemptsOf(timed.jobId(busy)).size() == 1
+                && pendingUnder(Consumers.RETRY, busy) == 1);
+        try {
+            time.advance(Duration.ofMinutes(10));
+            Await.until("the busy job's second attempt to succeed", () -> handler.completions(timed.jobId(busy)) == 1);
+        } finally {
+            time.reset();
+        }
+        List<ScriptedHandler.Attempt> attempts = handler.attemptsOf(timed.jobId(busy));
+        assertEquals(List.of(1, 2), attempts.stream().map(ScriptedHandler.Attempt::attempt).toList());
+        Duration gap = Duration.between(attempts.get(0).startedAt(), attempts.get(1).startedAt());
+        assertTrue(gap.compareTo(Duration.ofMinutes(10)) >= 0, "second attempt " + gap + " after the first");
+        Await.until("the busy job to be acked", () -> pendingOf(busy) == 0);
+    }
+
     @Test
     void aRetryDueAtOnceRunsAgainWithItsAttemptCountedInRedis() {
         String flaky = atonce.add(Map.of("kind", "flaky:2"));
@@ -89,6 +116,14 @@ class RetryTimingTest {
         var record = atonce.parked(poison).orElseThrow().payload();
         assertEquals("3", Streams.text(record.get("attempts")), "the record counts Redis' deliveries");
         Await.until("nothing pending", () -> atonce.pending() == 0);
+    }
+
+    private long pendingUnder(String consumer, String id) {
+        return timed.redis().execute("XPENDING", timed.stream(), timed.group(), id, id, "1", consumer).size();
+    }
+
+    private long pendingOf(String id) {
+        return timed.redis().execute("XPENDING", timed.stream(), timed.group(), id, id, "1").size();
     }
 
     private long pendingUnder(String consumer) {

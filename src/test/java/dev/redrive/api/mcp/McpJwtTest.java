@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
 import java.net.URL;
-import java.net.http.HttpRequest;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -25,11 +23,10 @@ import dev.redrive.testing.ApiProfile;
 import dev.redrive.testing.ApiUsers;
 import dev.redrive.testing.DeadLetterSeed;
 import dev.redrive.testing.JwtIssuer;
+import dev.redrive.testing.McpClients;
 import dev.redrive.testing.Own;
 import dev.redrive.testing.TestQueue;
-import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -61,12 +58,7 @@ class McpJwtTest {
 
     /** Runs {@code use} with an initialized MCP Java SDK client that sends {@code token} as its bearer. */
     void with(String token, Consumer<McpSyncClient> use) {
-        var transport = HttpClientStreamableHttpTransport.builder(root.toString().replaceAll("/$", "")).endpoint("/mcp")
-                .requestBuilder(HttpRequest.newBuilder().header("Authorization", "Bearer " + token)).build();
-        try (McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30)).build()) {
-            assertEquals("redrive", client.initialize().serverInfo().name());
-            use.accept(client);
-        }
+        McpClients.bearer(token, use);
     }
 
     JsonNode ok(McpSchema.CallToolResult result) throws Exception {

@@ -7,10 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
 import java.net.URL;
-import java.net.http.HttpRequest;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -24,13 +20,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.redrive.testing.ApiProfile;
-import dev.redrive.testing.ApiUsers;
 import dev.redrive.testing.DeadLetterSeed;
+import dev.redrive.testing.McpClients;
 import dev.redrive.testing.Own;
 import dev.redrive.testing.TestQueue;
-import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -54,17 +48,8 @@ class McpServerTest {
     final ObjectMapper json = new ObjectMapper();
 
     /** Runs {@code use} with an initialized client logged in as {@code user}. */
-    void as(String user, Consumer<McpSyncClient> use) {
-        String basic = Base64.getEncoder().encodeToString((user + ":" + ApiUsers.password(user))
-                .getBytes(StandardCharsets.UTF_8));
-        var transport = HttpClientStreamableHttpTransport.builder(root.toString().replaceAll("/$", "")).endpoint("/mcp")
-                .requestBuilder(HttpRequest.newBuilder().header("Authorization", "Basic " + basic)).build();
-        try (McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30)).build()) {
-            McpSchema.InitializeResult init = client.initialize();
-            assertEquals("redrive", init.serverInfo().name());
-            assertTrue(init.protocolVersion().compareTo("2025-06-18") >= 0, init.protocolVersion());
-            use.accept(client);
-        }
+    static void as(String user, Consumer<McpSyncClient> use) {
+        McpClients.as(user, use);
     }
 
     static McpSchema.CallToolResult call(McpSyncClient client, String tool, Map<String, Object> args) {
