@@ -170,12 +170,15 @@ final class CountedSpans implements SpanProcessor {
             return CompletableResultCode.ofAll(List.copyOf(unanswered));
         }
 
-        /** Once the exports in flight have answered (or the export timeout passed), shuts the exporter down. */
+        /**
+         * Shuts the exporter down once the exports in flight have answered (each has the exporter's
+         * own time limit), without holding the thread that asks: shutting the exporter down first
+         * would cut their answers off, and they would be counted as failed.
+         */
         @Override
         public CompletableResultCode shutdown() {
             CompletableResultCode done = new CompletableResultCode();
-            flush().join(timeoutNanos, TimeUnit.NANOSECONDS);
-            exporter.shutdown().whenComplete(done::succeed);
+            flush().whenComplete(() -> exporter.shutdown().whenComplete(done::succeed));
             return done;
         }
     }

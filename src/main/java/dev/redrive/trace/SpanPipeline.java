@@ -13,6 +13,7 @@ import org.jboss.logging.Logger;
 
 import io.opentelemetry.sdk.trace.SpanProcessor;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
+import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.quarkus.arc.All;
 import io.quarkus.opentelemetry.runtime.config.runtime.BatchSpanProcessorConfig;
 import io.quarkus.opentelemetry.runtime.config.runtime.OTelRuntimeConfig;
@@ -77,7 +78,8 @@ public class SpanPipeline {
             BatchSpanProcessorConfig bsp = otel.bsp();
             BatchSettings settings = new BatchSettings(bsp.maxQueueSize(), bsp.maxExportBatchSize(),
                     bsp.scheduleDelay(), bsp.exportTimeout());
-            delegate.set(late, new CountedSpans(ledger, quarkus.getSpanExporter(), settings));
+            SpanExporter exporter = ReusedRequests.around(quarkus.getSpanExporter(), CountedSpans.EXPORTS_IN_FLIGHT);
+            delegate.set(late, new CountedSpans(ledger, exporter, settings));
             LOG.debugf("spans counted on their way to the collector: %s", settings);
         } catch (ReflectiveOperationException | RuntimeException e) {
             LOG.warnf("spans are exported but not counted (redrive_trace_spans_* stay 0): Quarkus' span processor "

@@ -81,6 +81,8 @@ class SpanExportIT {
             // span for the SDK's no-op exporter (ExportNowhere).
             assertEquals(2, batchWorkers(p.pid()), "BatchSpanProcessor worker threads");
             assertFalse(p.output().contains("maxExportBatchSize should not exceed"), "the third processor's start-up line");
+            assertFalse(p.output().contains("span export requests are built as Quarkus builds them"),
+                    "requests built by the SDK's low-allocation marshaler, reused (trace/ReusedRequests)");
 
             cli.call("EVAL", SCRIPT, "1", "orders", "30");
             Await.until("30 spans refused by the receiver, counted as failed exports", Duration.ofSeconds(30),
