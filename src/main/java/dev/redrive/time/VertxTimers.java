@@ -3,8 +3,8 @@ package dev.redrive.time;
 import java.time.Clock;
 import java.time.Duration;
 
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
 
 import io.quarkus.arc.DefaultBean;
 import io.vertx.mutiny.core.Vertx;
@@ -13,9 +13,10 @@ import io.vertx.mutiny.core.Vertx;
  * Production's {@link Timers}: Vert.x timers, so a task runs on the event-loop context that set
  * it (or a new one when set off any), as a direct {@code vertx.setTimer} would; the clock is the
  * injected one ({@link ClockProducer}). The only class that sets Vert.x timers for the worker
- * (ArchitectureTest).
+ * (ArchitectureTest). A singleton, not application-scoped: every job asks it the time, and a
+ * client proxy's scope lookup on each call showed in a traced drain's profile (issue 27).
  */
-@ApplicationScoped
+@Singleton
 @DefaultBean
 public class VertxTimers implements Timers {
 
