@@ -1,8 +1,5 @@
 package dev.redrive.api;
 
-import java.net.URI;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -27,11 +24,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-
-import dev.redrive.config.RedriveConfig;
 import dev.redrive.deadletter.Replays;
-import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 
 /** Parked jobs sent back (replay) or dropped on purpose (discard), each with an audit record. */
@@ -51,13 +44,10 @@ public class DeadLetterActionResource {
     Replays replays;
 
     @Inject
-    RedriveConfig config;
+    Callers callers;
 
     @Inject
-    SecurityIdentity identity;
-
-    @Inject
-    ObjectMapper mapper;
+    JsonBodies bodies;
 
     @POST
     @Path("{dlq}/entries/{id}/replay")
@@ -87,10 +77,9 @@ public class DeadLetterActionResource {
             @HeaderParam(AmbiguousRequests.IDEMPOTENCY_KEY) String idempotencyKey,
             @Schema(implementation = ReplayRequestDoc.class) byte[] body) {
         Requests.entryId(id);
-        Callers.requireMayReplay(identity, config);
-        int max = config.replay().maxBodyBytes();
-        ReplayBody parsed = ReplayBody.parse(Requests.json(mapper, body, max * 2), max);
-        Replays.Request request = new Replays.Request(dlq, id, parsed.patch(), parsed.note(), Callers.name(identity),
+        callers.requireMayReplay();
+        ReplayBody parsed = bodies.replay(body);
+        Replays.Request request = new Replays.Request(dlq, id, parsed.patch(), parsed.note(), callers.name(),
                 idempotencyKey);
         return replays.replay(request).map(done -> {
             Map<String, Object> answer = new LinkedHashMap<>();
@@ -100,8 +89,7 @@ public class DeadLetterActionResource {
             if (done.repeated()) {
                 return Response.ok(answer).build();
             }
-            return Response.created(URI.create("/dlq/" + URLEncoder.encode(dlq, StandardCharsets.UTF_8) + "/entries/"
-                    + id)).entity(answer).build();
+            return Response.created(Requests.location(dlq, "entries", id)).entity(answer).build();
         });
     }
 
@@ -120,7 +108,7 @@ public class DeadLetterActionResource {
             @Parameter(description = "Why (required; kept in the audit trail without the white space around it, "
                     + "1 to 2000 characters)") @QueryParam("reason") String reason) {
         Requests.entryId(id);
-        return replays.discard(dlq, id, reason, Callers.name(identity)).map(auditId -> Map.of("audit", auditId));
+        return replays.discard(dlq, id, reason, callers.name()).map(auditId -> Map.of("audit", auditId));
     }
 
     /** The replay body, for the OpenAPI document only. */

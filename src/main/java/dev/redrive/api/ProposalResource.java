@@ -1,8 +1,5 @@
 package dev.redrive.api;
 
-import java.net.URI;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -28,12 +25,9 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.redrive.config.RedriveConfig;
 import dev.redrive.redrive.Proposal;
 import dev.redrive.redrive.Proposals;
-import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.common.annotation.Blocking;
 
 /**
@@ -52,7 +46,6 @@ import io.smallrye.common.annotation.Blocking;
 @APIResponse(responseCode = "400", description = "Malformed body, id, count or cursor")
 public class ProposalResource {
 
-    private static final Pattern ID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
     private static final Pattern CURSOR = Pattern.compile("[0-9]{1,9}");
     private static final int MAX_PAGE = 100;
 
@@ -60,13 +53,10 @@ public class ProposalResource {
     Proposals proposals;
 
     @Inject
-    RedriveConfig config;
+    Callers callers;
 
     @Inject
-    SecurityIdentity identity;
-
-    @Inject
-    ObjectMapper mapper;
+    JsonBodies bodies;
 
     @Context
     UriInfo uri;
@@ -82,12 +72,12 @@ public class ProposalResource {
                     + "expiresAt (after redrive.proposals.ttl). Another dlq-operator approves it.")
     @APIResponse(responseCode = "201", description = "Proposed; the Location is the proposal")
     public Response propose(@PathParam("dlq") String dlq, byte[] body) {
-        JsonNode root = Requests.json(mapper, body, config.replay().maxBodyBytes());
+        JsonNode root = bodies.read(body);
         if (root == null) {
             throw ProblemException.badRequest("a proposal needs a JSON body; {} proposes a redrive of everything");
         }
-        Proposal proposal = proposals.propose(dlq, RedriveBody.spec(root, false), Callers.name(identity));
-        return Response.created(location(dlq, proposal.id())).entity(proposal).build();
+        Proposal proposal = proposals.propose(dlq, RedriveBody.spec(root, false), callers.name());
+        return Response.created(Requests.location(dlq, "proposals", proposal.id())).entity(proposal).build();
     }
 
     @GET
@@ -128,10 +118,9 @@ public class ProposalResource {
     @APIResponse(responseCode = "409", description = "Already approved, rejected or expired (proposal-decided), or "
             + "another redrive of the stream is unfinished (redrive-running; the proposal stays open)")
     public Response approve(@PathParam("dlq") String dlq, @PathParam("id") String id, byte[] body) {
-        String note = note(body);
-        Proposal approved = proposals.approve(dlq, id(id), Callers.name(identity), note);
-        return Response.accepted(approved).location(URI.create("/dlq/" + enc(dlq) + "/redrives/" + approved.task()))
-                .build();
+        String note = bodies.note(body);
+        Proposal approved = proposals.approve(dlq, id(id), callers.name(), note);
+        return Response.accepted(approved).location(Requests.location(dlq, "redrives", approved.task())).build();
     }
 
     @POST
@@ -143,46 +132,11 @@ public class ProposalResource {
     @APIResponse(responseCode = "200", description = "Rejected")
     @APIResponse(responseCode = "409", description = "Already approved, rejected or expired (proposal-decided)")
     public Proposal reject(@PathParam("dlq") String dlq, @PathParam("id") String id, byte[] body) {
-        String note = note(body);
-        return proposals.reject(dlq, id(id), Callers.name(identity), note);
-    }
-
-    static URI location(String dlq, String id) {
-        return URI.create("/dlq/" + enc(dlq) + "/proposals/" + id);
-    }
-
-    private String note(byte[] body) {
-        JsonNode root = Requests.json(mapper, body, config.replay().maxBodyBytes());
-        if (root == null) {
-            return "";
-        }
-        if (!root.isObject()) {
-            throw ProblemException.badRequest("the body must be a JSON object, {\"note\": \"why\"}");
-        }
-        root.fieldNames().forEachRemaining(name -> {
-            if (!name.equals("note")) {
-                throw ProblemException.badRequest("unknown property '" + name + "'; known: [note]");
-            }
-        });
-        JsonNode note = root.get("note");
-        if (note != null && !note.isNull() && !note.isTextual()) {
-            throw ProblemException.badRequest("note must be a string");
-        }
-        String text = note == null || note.isNull() ? "" : note.asText();
-        if (text.length() > RedriveSpecs.MAX_NOTE) {
-            throw ProblemException.badRequest("note is limited to " + RedriveSpecs.MAX_NOTE + " characters");
-        }
-        return text;
+        String note = bodies.note(body);
+        return proposals.reject(dlq, id(id), callers.name(), note);
     }
 
     static String id(String id) {
-        if (!ID.matcher(id).matches()) {
-            throw ProblemException.badRequest("'" + id + "' is not a proposal id (a UUID from POST .../proposals)");
-        }
-        return id;
-    }
-
-    private static String enc(String dlq) {
-        return URLEncoder.encode(dlq, StandardCharsets.UTF_8);
+        return Requests.uuid(id, "proposal id (a UUID from POST .../proposals)");
     }
 }

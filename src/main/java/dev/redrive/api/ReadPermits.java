@@ -1,5 +1,6 @@
 package dev.redrive.api;
 
+import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -35,6 +36,7 @@ public class ReadPermits {
             + "Retry-After seconds";
 
     private final Semaphore permits;
+    private final Duration awaitLimit;
 
     @Inject
     public ReadPermits(RedriveConfig config) {
@@ -50,6 +52,15 @@ public class ReadPermits {
                     "must be at least redrive.reads.value-bytes (" + reads.valueBytes() + "; got " + reads.entryBytes() + ")");
         }
         this.permits = new Semaphore(reads.concurrent());
+        this.awaitLimit = config.redisTimeout().plus(Duration.ofSeconds(1));
+    }
+
+    /**
+     * Waits for a read on a worker thread (the MCP tools, the console's proposal page): up to a
+     * second past redrive.redis-timeout, so the read's own time limit answers first.
+     */
+    public <T> T await(Uni<T> read) {
+        return read.await().atMost(awaitLimit);
     }
 
     /** Checks the limits at start-up rather than at the first read. */

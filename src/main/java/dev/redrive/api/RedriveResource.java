@@ -1,10 +1,5 @@
 package dev.redrive.api;
 
-import java.net.URI;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
-import java.util.regex.Pattern;
-
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
@@ -22,16 +17,12 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.redrive.Proposal;
 import dev.redrive.redrive.Proposals;
 import dev.redrive.redrive.RedriveSpec;
 import dev.redrive.redrive.RedriveStatus;
 import dev.redrive.redrive.RedriveTasks;
-import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.common.annotation.Blocking;
 
 /** Bulk replays: filtered, paced, with a canary that stops the task when the jobs keep failing. */
@@ -44,8 +35,6 @@ import io.smallrye.common.annotation.Blocking;
 @APIResponse(responseCode = "404", description = "Unknown dead-letter stream or redrive")
 public class RedriveResource {
 
-    private static final Pattern TASK_ID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
-
     @Inject
     RedriveTasks redrives;
 
@@ -56,10 +45,10 @@ public class RedriveResource {
     RedriveConfig config;
 
     @Inject
-    SecurityIdentity identity;
+    Callers callers;
 
     @Inject
-    ObjectMapper mapper;
+    JsonBodies bodies;
 
     @POST
     @Consumes(MediaType.WILDCARD)
@@ -84,15 +73,13 @@ public class RedriveResource {
             + "(redrive-running; the detail names it): wait for it or cancel it")
     @APIResponse(responseCode = "400", description = "Malformed body or filter")
     public Response start(@PathParam("dlq") String dlq, byte[] body) {
-        JsonNode root = Requests.json(mapper, body, config.replay().maxBodyBytes());
-        RedriveSpec spec = RedriveBody.spec(root, true);
+        RedriveSpec spec = RedriveBody.spec(bodies.read(body), true);
         if (config.redrives().requireApproval() && !spec.dryRun()) {
-            Proposal proposal = proposals.propose(dlq, spec, Callers.name(identity));
-            return Response.accepted(proposal).location(ProposalResource.location(dlq, proposal.id())).build();
+            Proposal proposal = proposals.propose(dlq, spec, callers.name());
+            return Response.accepted(proposal).location(Requests.location(dlq, "proposals", proposal.id())).build();
         }
-        RedriveStatus status = redrives.start(dlq, spec, Callers.name(identity));
-        return Response.accepted(status).location(URI.create("/dlq/" + URLEncoder.encode(dlq, StandardCharsets.UTF_8)
-                + "/redrives/" + status.id())).build();
+        RedriveStatus status = redrives.start(dlq, spec, callers.name());
+        return Response.accepted(status).location(Requests.location(dlq, "redrives", status.id())).build();
     }
 
     @GET
@@ -114,13 +101,10 @@ public class RedriveResource {
     @APIResponse(responseCode = "200", description = "Cancelled")
     @APIResponse(responseCode = "409", description = "Already finished")
     public RedriveStatus cancel(@PathParam("dlq") String dlq, @PathParam("task") String task) {
-        return redrives.cancel(dlq, taskId(task), Callers.name(identity));
+        return redrives.cancel(dlq, taskId(task), callers.name());
     }
 
     private static String taskId(String task) {
-        if (!TASK_ID.matcher(task).matches()) {
-            throw ProblemException.badRequest("'" + task + "' is not a redrive id (a UUID from POST .../redrives)");
-        }
-        return task;
+        return Requests.uuid(task, "redrive id (a UUID from POST .../redrives)");
     }
 }

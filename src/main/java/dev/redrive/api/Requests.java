@@ -1,7 +1,11 @@
 package dev.redrive.api;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 import jakarta.ws.rs.core.UriInfo;
 
@@ -15,7 +19,22 @@ import dev.redrive.job.EntryIds;
 /** Checks of request input shared by the resources; each failure is a 400 problem and changes nothing. */
 public final class Requests {
 
+    private static final Pattern UUID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+
     private Requests() {
+    }
+
+    /** A redrive's or a proposal's id: a lower-case UUID; anything else is "'raw' is not a {@code what}". */
+    public static String uuid(String raw, String what) {
+        if (!UUID.matcher(raw).matches()) {
+            throw ProblemException.badRequest("'" + raw + "' is not a " + what);
+        }
+        return raw;
+    }
+
+    /** The API path of {@code dlq}'s {@code kind} ("entries", "redrives", "proposals") {@code id}, for a Location. */
+    static URI location(String dlq, String kind, String id) {
+        return URI.create("/dlq/" + URLEncoder.encode(dlq, StandardCharsets.UTF_8) + "/" + kind + "/" + id);
     }
 
     public static String entryId(String id) {

@@ -21,6 +21,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 
 
+import dev.redrive.api.Callers;
 import dev.redrive.api.ProblemException;
 import dev.redrive.api.RedisTimeLimit;
 import dev.redrive.api.RedriveSpecs;
@@ -34,7 +35,6 @@ import dev.redrive.deadletter.RecordField;
 import dev.redrive.redrive.Proposal;
 import dev.redrive.redrive.Proposals;
 import io.quarkus.qute.TemplateInstance;
-import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -59,7 +59,7 @@ public class CausesPage {
     Proposals proposals;
 
     @Inject
-    SecurityIdentity identity;
+    Callers callers;
 
     @Context
     UriInfo uri;
@@ -101,7 +101,7 @@ public class CausesPage {
         if (sort != null && !recent && !"count".equals(sort)) {
             throw ProblemException.badRequest("sort must be count or recent (got '" + sort + "')");
         }
-        Me me = Me.of(identity);
+        Me me = Me.of(callers);
         return Uni.combine().all().unis(reader.summary(dlq), proposals.waitingProposals(dlq), proposals.waiting(dlq))
                 .asTuple().flatMap(read -> {
             DeadLetterSummary summary = read.getItem1();

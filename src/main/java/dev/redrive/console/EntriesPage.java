@@ -17,6 +17,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 
 
+import dev.redrive.api.Callers;
 import dev.redrive.api.ProblemException;
 import dev.redrive.api.ReadPermits;
 import dev.redrive.api.RedisTimeLimit;
@@ -30,7 +31,6 @@ import dev.redrive.deadletter.EntryFilter;
 import dev.redrive.deadletter.Excerpt;
 import dev.redrive.deadletter.RecordField;
 import io.quarkus.qute.TemplateInstance;
-import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -57,7 +57,7 @@ public class EntriesPage {
     RedriveConfig config;
 
     @Inject
-    SecurityIdentity identity;
+    Callers callers;
 
     @Context
     UriInfo uri;
@@ -94,7 +94,7 @@ public class EntriesPage {
         String cursor = Requests.cursor(after);
         Map<String, String> given = form.values();
         int repeat = config.replay().repeatOffenderAfter();
-        Me me = Me.of(identity);
+        Me me = Me.of(callers);
         return permits.run(() -> reader.page(dlq, filter, !oldest, PAGE, cursor)).map(page -> {
             List<Row> rows = page.items().stream().map(e -> row(dlq, e, repeat)).toList();
             Map<String, String> ordered = ConsoleUrls.with(given, "order", oldest ? "oldest" : null);

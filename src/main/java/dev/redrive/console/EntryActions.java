@@ -34,7 +34,6 @@ import dev.redrive.config.RedriveConfig;
 import dev.redrive.deadletter.DeadLetterReader;
 import dev.redrive.deadletter.Excerpt;
 import dev.redrive.deadletter.Replays;
-import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -66,7 +65,7 @@ public class EntryActions {
     ConsoleSettings settings;
 
     @Inject
-    SecurityIdentity identity;
+    Callers callers;
 
     @Inject
     ObjectMapper json;
@@ -101,7 +100,7 @@ public class EntryActions {
             Excerpt entry = found.orElseThrow(() -> Filters.gone(dlq, id));
             List<Change> changes = changes(entry, names, values);
             if (confirm == null) {
-                return Uni.createFrom().item(Response.ok(ConsoleTemplates.replay(Me.of(identity), new Preview(dlq, id,
+                return Uni.createFrom().item(Response.ok(ConsoleTemplates.replay(Me.of(callers), new Preview(dlq, id,
                         ConsoleUrls.entry(dlq, id), changes, why, UUID.randomUUID().toString()))).build());
             }
             Map<String, byte[]> patch = new LinkedHashMap<>();
@@ -112,7 +111,7 @@ public class EntryActions {
     }
 
     private Uni<Response> replay(String dlq, String id, Map<String, byte[]> patch, String note, String idempotencyKey) {
-        return replays.replay(new Replays.Request(dlq, id, patch, note, Callers.name(identity), idempotencyKey))
+        return replays.replay(new Replays.Request(dlq, id, patch, note, callers.name(), idempotencyKey))
                 .map(done -> Response.seeOther(URI.create(ConsoleUrls.entry(dlq, id))).build());
     }
 
@@ -121,7 +120,7 @@ public class EntryActions {
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     public Uni<Response> discard(@PathParam("dlq") String dlq, @PathParam("id") String id, @RestForm String reason) {
         Requests.entryId(id);
-        return replays.discard(dlq, id, reason, Callers.name(identity))
+        return replays.discard(dlq, id, reason, callers.name())
                 .map(audit -> Response.seeOther(URI.create(ConsoleUrls.entry(dlq, id))).build());
     }
 

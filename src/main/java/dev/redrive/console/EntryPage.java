@@ -23,6 +23,7 @@ import jakarta.ws.rs.core.UriInfo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.redrive.api.Callers;
 import dev.redrive.api.ReadPermits;
 import dev.redrive.api.RedisTimeLimit;
 import dev.redrive.api.Requests;
@@ -33,7 +34,6 @@ import dev.redrive.deadletter.Excerpt;
 import dev.redrive.deadletter.RecordField;
 import dev.redrive.deadletter.Reveals;
 import io.quarkus.qute.TemplateInstance;
-import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -67,7 +67,7 @@ public class EntryPage {
     ObjectMapper json;
 
     @Inject
-    SecurityIdentity identity;
+    Callers callers;
 
     @Context
     UriInfo uri;
@@ -93,7 +93,7 @@ public class EntryPage {
     public Uni<TemplateInstance> entry(@PathParam("dlq") String dlq, @PathParam("id") String id) {
         Requests.onlyParams(uri, Set.of());
         Requests.entryId(id);
-        Me me = Me.of(identity);
+        Me me = Me.of(callers);
         return load(dlq, id).map(loaded -> ConsoleTemplates.entry(me, view(dlq, id, loaded.entry(), loaded.history(), false)));
     }
 
@@ -109,7 +109,7 @@ public class EntryPage {
     @RolesAllowed(Roles.OPERATOR)
     public Uni<Response> reveal(@PathParam("dlq") String dlq, @PathParam("id") String id) {
         Requests.entryId(id);
-        Me me = Me.of(identity);
+        Me me = Me.of(callers);
         return load(dlq, id).flatMap(loaded -> {
             Excerpt entry = loaded.entry().orElseThrow(() -> dev.redrive.api.Filters.gone(dlq, id));
             View view = view(dlq, id, loaded.entry(), loaded.history(), true);

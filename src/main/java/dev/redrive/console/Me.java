@@ -2,7 +2,6 @@ package dev.redrive.console;
 
 import dev.redrive.api.Callers;
 import dev.redrive.api.Roles;
-import io.quarkus.security.identity.SecurityIdentity;
 
 /**
  * Who is looking at a console page: the name the audit trail records, and whether the page shows
@@ -10,8 +9,8 @@ import io.quarkus.security.identity.SecurityIdentity;
  */
 public record Me(String user, boolean operator) {
 
-    static Me of(SecurityIdentity identity) {
-        return new Me(Callers.name(identity), identity.hasRole(Roles.OPERATOR));
+    static Me of(Callers callers) {
+        return new Me(callers.name(), callers.has(Roles.OPERATOR));
     }
 
     public String role() {

@@ -12,13 +12,13 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
 
+import dev.redrive.api.Callers;
 import dev.redrive.api.RedisTimeLimit;
 import dev.redrive.api.Roles;
 import dev.redrive.deadletter.DeadLetterReader;
 import dev.redrive.deadletter.DeadLetterSummary;
 import dev.redrive.redrive.Proposals;
 import io.quarkus.qute.TemplateInstance;
-import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -44,7 +44,7 @@ public class OverviewPage {
     ConsoleSettings settings;
 
     @Inject
-    SecurityIdentity identity;
+    Callers callers;
 
     /**
      * Proposals that wait for a decision: {@code count}, or more when {@code more} (a stream's are
@@ -91,7 +91,7 @@ public class OverviewPage {
 
     @GET
     public Uni<TemplateInstance> overview() {
-        Me me = Me.of(identity);
+        Me me = Me.of(callers);
         return view().map(view -> ConsoleTemplates.overview(me, view));
     }
 

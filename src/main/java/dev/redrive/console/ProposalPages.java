@@ -1,7 +1,6 @@
 package dev.redrive.console;
 
 import java.net.URI;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -23,9 +22,9 @@ import org.jboss.resteasy.reactive.RestForm;
 
 import dev.redrive.api.Callers;
 import dev.redrive.api.ProblemException;
+import dev.redrive.api.ReadPermits;
 import dev.redrive.api.Requests;
 import dev.redrive.api.Roles;
-import dev.redrive.config.RedriveConfig;
 import dev.redrive.deadletter.DeadLetterReader;
 import dev.redrive.deadletter.EntryFilter;
 import dev.redrive.deadletter.Excerpt;
@@ -33,7 +32,6 @@ import dev.redrive.deadletter.RecordField;
 import dev.redrive.redrive.Proposal;
 import dev.redrive.redrive.Proposals;
 import io.quarkus.qute.TemplateInstance;
-import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.common.annotation.Blocking;
 
 /**
@@ -56,10 +54,10 @@ public class ProposalPages {
     DeadLetterReader reader;
 
     @Inject
-    RedriveConfig config;
+    ReadPermits permits;
 
     @Inject
-    SecurityIdentity identity;
+    Callers callers;
 
     @Context
     UriInfo uri;
@@ -89,7 +87,7 @@ public class ProposalPages {
         Requests.onlyParams(uri, Set.of());
         List<Row> rows = proposals.list(dlq, 100, null).items().stream()
                 .map(p -> new Row(p, ConsoleUrls.proposal(dlq, p.id()))).toList();
-        return ConsoleTemplates.proposals(Me.of(identity), new ListView(dlq, rows, ConsoleUrls.causes(dlq)));
+        return ConsoleTemplates.proposals(Me.of(callers), new ListView(dlq, rows, ConsoleUrls.causes(dlq)));
     }
 
     @GET
@@ -98,11 +96,10 @@ public class ProposalPages {
         Requests.onlyParams(uri, Set.of());
         Proposal p = proposals.get(dlq, proposalId(id));
         List<Sample> samples = new ArrayList<>();
-        for (Excerpt e : reader.page(dlq, p.filter(), false, SAMPLES, null).await()
-                .atMost(config.redisTimeout().plus(Duration.ofSeconds(1))).items()) {
+        for (Excerpt e : permits.await(reader.page(dlq, p.filter(), false, SAMPLES, null)).items()) {
             samples.add(new Sample(e.id(), ConsoleUrls.entry(dlq, e.id()), e.record().field(RecordField.REASON)));
         }
-        Me me = Me.of(identity);
+        Me me = Me.of(callers);
         String fingerprint = p.filter().fingerprint();
         String blocked = !p.open() ? null
                 : !me.operator() ? "only a dlq-operator approves or rejects"
@@ -119,7 +116,7 @@ public class ProposalPages {
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @RolesAllowed(Roles.OPERATOR)
     public Response approve(@PathParam("dlq") String dlq, @PathParam("id") String id, @RestForm String note) {
-        Proposal p = proposals.approve(dlq, proposalId(id), Callers.name(identity), text(note));
+        Proposal p = proposals.approve(dlq, proposalId(id), callers.name(), text(note));
         return Response.seeOther(URI.create(ConsoleUrls.redrive(dlq, p.task()))).build();
     }
 
@@ -128,7 +125,7 @@ public class ProposalPages {
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @RolesAllowed(Roles.OPERATOR)
     public Response reject(@PathParam("dlq") String dlq, @PathParam("id") String id, @RestForm String note) {
-        proposals.reject(dlq, proposalId(id), Callers.name(identity), text(note));
+        proposals.reject(dlq, proposalId(id), callers.name(), text(note));
         return Response.seeOther(URI.create(ConsoleUrls.proposal(dlq, id))).build();
     }
 
@@ -160,9 +157,6 @@ public class ProposalPages {
     }
 
     private static String proposalId(String id) {
-        if (!id.matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")) {
-            throw ProblemException.badRequest("'" + id + "' is not a proposal id");
-        }
-        return id;
+        return Requests.uuid(id, "proposal id");
     }
 }

@@ -2,7 +2,6 @@ package dev.redrive.console;
 
 import java.net.URI;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
@@ -29,7 +28,6 @@ import dev.redrive.redrive.RedriveSpec;
 import dev.redrive.redrive.RedriveStatus;
 import dev.redrive.redrive.RedriveTasks;
 import io.quarkus.qute.TemplateInstance;
-import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.common.annotation.Blocking;
 
 /**
@@ -43,8 +41,6 @@ import io.smallrye.common.annotation.Blocking;
 @Blocking
 public class RedrivePages {
 
-    private static final Pattern TASK_ID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
-
     @Inject
     RedriveTasks redrives;
 
@@ -52,7 +48,7 @@ public class RedrivePages {
     ConsoleSettings settings;
 
     @Inject
-    SecurityIdentity identity;
+    Callers callers;
 
     @Context
     UriInfo uri;
@@ -96,7 +92,7 @@ public class RedrivePages {
         everythingOnlyIfAsked(filter, all);
         RedriveSpec spec = RedriveSpecs.of(selection, number("maxPerSecond", maxPerSecond), dryRun(dryRun),
                 number("canary", canary), rate(maxRefailRate), note == null || note.isBlank() ? null : note.trim());
-        RedriveStatus started = redrives.start(dlq, spec, Callers.name(identity));
+        RedriveStatus started = redrives.start(dlq, spec, callers.name());
         return Response.seeOther(URI.create(ConsoleUrls.redrive(dlq, started.id()))).build();
     }
 
@@ -104,7 +100,7 @@ public class RedrivePages {
     @Path("{task}")
     public TemplateInstance task(@PathParam("dlq") String dlq, @PathParam("task") String task) {
         Requests.onlyParams(uri, Set.of());
-        return ConsoleTemplates.redrive(Me.of(identity), View.of(redrives.status(dlq, taskId(task)), settings.refreshMillis()));
+        return ConsoleTemplates.redrive(Me.of(callers), View.of(redrives.status(dlq, taskId(task)), settings.refreshMillis()));
     }
 
     /** The part of the task page that refreshes itself until the task is finished. */
@@ -112,7 +108,7 @@ public class RedrivePages {
     @Path("{task}/live")
     public TemplateInstance live(@PathParam("dlq") String dlq, @PathParam("task") String task) {
         Requests.onlyParams(uri, Set.of());
-        return ConsoleTemplates.redrive$live(Me.of(identity), View.of(redrives.status(dlq, taskId(task)),
+        return ConsoleTemplates.redrive$live(Me.of(callers), View.of(redrives.status(dlq, taskId(task)),
                 settings.refreshMillis()));
     }
 
@@ -121,15 +117,12 @@ public class RedrivePages {
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @RolesAllowed(Roles.OPERATOR)
     public Response cancel(@PathParam("dlq") String dlq, @PathParam("task") String task) {
-        redrives.cancel(dlq, taskId(task), Callers.name(identity));
+        redrives.cancel(dlq, taskId(task), callers.name());
         return Response.seeOther(URI.create(ConsoleUrls.redrive(dlq, task))).build();
     }
 
     private static String taskId(String task) {
-        if (!TASK_ID.matcher(task).matches()) {
-            throw ProblemException.badRequest("'" + task + "' is not a redrive id");
-        }
-        return task;
+        return Requests.uuid(task, "redrive id");
     }
 
     /**

@@ -9,7 +9,6 @@ import static dev.redrive.api.mcp.ToolSchemas.string;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +27,7 @@ import dev.redrive.api.Callers;
 import dev.redrive.api.DeadLetterResource;
 import dev.redrive.api.ProblemException;
 import dev.redrive.api.ProposalResource;
+import dev.redrive.api.ReadPermits;
 import dev.redrive.api.RedriveBody;
 import dev.redrive.api.Roles;
 import dev.redrive.config.RedriveConfig;
@@ -38,7 +38,6 @@ import dev.redrive.redrive.RedriveSpec;
 import dev.redrive.redrive.RedriveTasks;
 import io.modelcontextprotocol.server.McpStatelessServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.spec.McpSchema;
-import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -78,16 +77,19 @@ public class AgentTools {
     DeadLetterReader reader;
 
     @Inject
-    RedriveConfig config;
-
-    @Inject
-    SecurityIdentity identity;
-
-    @Inject
-    ObjectMapper mapper;
+    ReadPermits permits;
 
     @Inject
     ToolCalls calls;
+
+    @Inject
+    Callers callers;
+
+    @Inject
+    RedriveConfig config;
+
+    @Inject
+    ObjectMapper mapper;
 
     List<SyncToolSpecification> specifications() {
         return tools().stream().map(t -> new SyncToolSpecification(McpSchema.Tool.builder().name(t.name())
@@ -156,7 +158,7 @@ public class AgentTools {
 
     private Object propose(JsonNode args) {
         String dlq = dlq(args);
-        Proposal proposal = proposals.propose(dlq, spec(args), Callers.name(identity));
+        Proposal proposal = proposals.propose(dlq, spec(args), callers.name());
         Map<String, Object> out = new LinkedHashMap<>(mapper.convertValue(proposal, Map.class));
         out.put("console", "/console/dlq/" + URLEncoder.encode(dlq, StandardCharsets.UTF_8).replace("+", "%20")
                 + "/proposals/" + proposal.id());
@@ -167,13 +169,13 @@ public class AgentTools {
         String why = config.redrives().requireApproval()
                 ? "every bulk redrive needs a second person's approval (redrive.redrives.require-approval)"
                 : !config.agents().mayRedrive() ? "agents may not start redrives (redrive.agents.may-redrive is false)"
-                : !identity.hasRole(Roles.AUTOMATION) ? "only a dlq-automation caller may start a redrive through MCP"
+                : !callers.has(Roles.AUTOMATION) ? "only a dlq-automation caller may start a redrive through MCP"
                 : null;
         if (why != null) {
             throw new ProblemException(403, "agent-may-not-redrive", "Propose instead",
                     why + "; use propose_redrive, and an operator approves it");
         }
-        return redrives.start(dlq(args), spec(args), Callers.name(identity));
+        return redrives.start(dlq(args), spec(args), callers.name());
     }
 
     private RedriveSpec spec(JsonNode args) {
@@ -203,7 +205,7 @@ public class AgentTools {
     }
 
     private <T> T await(Uni<T> read) {
-        return read.await().atMost(config.redisTimeout().plus(Duration.ofSeconds(1)));
+        return permits.await(read);
     }
 
     /** The stream the tool is about, known to redrive (else the API's 404). */

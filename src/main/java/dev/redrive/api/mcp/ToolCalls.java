@@ -22,7 +22,6 @@ import dev.redrive.config.RedriveConfig;
 import dev.redrive.deadletter.DeadLetterReader;
 import dev.redrive.redis.AuditTrail;
 import io.modelcontextprotocol.spec.McpSchema;
-import io.quarkus.security.identity.SecurityIdentity;
 
 /**
  * One tool call as the server runs it: audited with the caller and the tool's name, role-checked,
@@ -42,7 +41,7 @@ class ToolCalls {
     static final int MAX_RESULT_CHARS = 256 * 1024;
 
     @Inject
-    SecurityIdentity identity;
+    Callers callers;
 
     @Inject
     ObjectMapper mapper;
@@ -63,11 +62,11 @@ class ToolCalls {
     RedriveConfig config;
 
     McpSchema.CallToolResult call(AgentTools.Tool tool, McpSchema.CallToolRequest request) {
-        String caller = Callers.name(identity);
+        String caller = callers.name();
         JsonNode args = mapper.valueToTree(request.arguments() == null ? Map.of() : request.arguments());
         try {
             audit(caller, tool.name(), args);
-            if (tool.roles().stream().noneMatch(identity::hasRole)) {
+            if (tool.roles().stream().noneMatch(callers::has)) {
                 return error(Problem.of(403, "forbidden", "Forbidden", "your roles do not allow the tool "
                         + tool.name() + "; it needs one of " + tool.roles() + " (docs/API.md, Roles)"));
             }

@@ -1,0 +1,59 @@
+package dev.redrive.api;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.redrive.config.RedriveConfig;
+
+/**
+ * The API's JSON request bodies, each held to redrive.replay.max-body-bytes ({@link Requests#json}
+ * reads them): a redrive's or a proposal's, a replay's (whose patch may take the limit, its JSON
+ * twice that), and a proposal decision's note.
+ */
+@ApplicationScoped
+public class JsonBodies {
+
+    @Inject
+    ObjectMapper mapper;
+
+    @Inject
+    RedriveConfig config;
+
+    /** The body, or null when there is none. */
+    JsonNode read(byte[] body) {
+        return Requests.json(mapper, body, config.replay().maxBodyBytes());
+    }
+
+    ReplayBody replay(byte[] body) {
+        int max = config.replay().maxBodyBytes();
+        return ReplayBody.parse(Requests.json(mapper, body, max * 2), max);
+    }
+
+    /** An approval's or a rejection's optional {"note": "why"}; "" when there is none. */
+    String note(byte[] body) {
+        JsonNode root = read(body);
+        if (root == null) {
+            return "";
+        }
+        if (!root.isObject()) {
+            throw ProblemException.badRequest("the body must be a JSON object, {\"note\": \"why\"}");
+        }
+        root.fieldNames().forEachRemaining(name -> {
+            if (!name.equals("note")) {
+                throw ProblemException.badRequest("unknown property '" + name + "'; known: [note]");
+            }
+        });
+        JsonNode note = root.get("note");
+        if (note != null && !note.isNull() && !note.isTextual()) {
+            throw ProblemException.badRequest("note must be a string");
+        }
+        String text = note == null || note.isNull() ? "" : note.asText();
+        if (text.length() > RedriveSpecs.MAX_NOTE) {
+            throw ProblemException.badRequest("note is limited to " + RedriveSpecs.MAX_NOTE + " characters");
+        }
+        return text;
+    }
+}
