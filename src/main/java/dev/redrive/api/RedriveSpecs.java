@@ -14,7 +14,8 @@ public final class RedriveSpecs {
     public static final int MAX_PER_SECOND = 1_000_000;
     public static final int MAX_CANARY = 10_000;
     public static final double DEFAULT_MAX_REFAIL_RATE = 0.5;
-    static final int MAX_NOTE = 2000;
+    /** Longest note of a redrive, a proposal or a decision on one, in characters (API and console alike). */
+    public static final int MAX_NOTE = 2000;
 
     private RedriveSpecs() {
     }

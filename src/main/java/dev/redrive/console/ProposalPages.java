@@ -23,6 +23,7 @@ import org.jboss.resteasy.reactive.RestForm;
 import dev.redrive.api.Callers;
 import dev.redrive.api.ProblemException;
 import dev.redrive.api.ReadPermits;
+import dev.redrive.api.RedriveSpecs;
 import dev.redrive.api.Requests;
 import dev.redrive.api.Roles;
 import dev.redrive.deadletter.DeadLetterReader;
@@ -150,8 +151,8 @@ public class ProposalPages {
     }
 
     private static String text(String note) {
-        if (note != null && note.length() > 2000) {
-            throw ProblemException.badRequest("note is limited to 2000 characters");
+        if (note != null && note.length() > RedriveSpecs.MAX_NOTE) {
+            throw ProblemException.badRequest("note is limited to " + RedriveSpecs.MAX_NOTE + " characters");
         }
         return note == null ? "" : note.trim();
     }
