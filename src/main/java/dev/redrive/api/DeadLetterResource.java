@@ -1,6 +1,7 @@
 package dev.redrive.api;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import jakarta.annotation.security.RolesAllowed;
@@ -21,18 +22,21 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.deadletter.DeadLetterReader;
 import dev.redrive.deadletter.DeadLetterSummary;
 import dev.redrive.deadletter.EntryFilter;
+import dev.redrive.deadletter.Excerpt;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerResponse;
 
 /**
  * Parked jobs for people to look at: the summary of every dead-letter stream, pages of entries,
- * one entry, and a value whole. Replay and discard are {@link DeadLetterActionResource}'s, the
- * audit trail {@link AuditResource}'s; all three share the path /dlq and its documented errors.
+ * one entry, a value whole, and the audit trail. Replay and discard are
+ * {@link DeadLetterActionResource}'s; both share the path /dlq and its documented errors.
  */
 @Path("/dlq")
 @Produces(MediaType.APPLICATION_JSON)
@@ -164,5 +168,43 @@ public class DeadLetterResource {
         Requests.onlyParams(uri, Set.of());
         Requests.entryId(id);
         return rawValues.stream(dlq, id, name, response);
+    }
+
+    @GET
+    @Path("{dlq}/audit")
+    @RolesAllowed({ Roles.VIEWER, Roles.OPERATOR, Roles.AUTOMATION })
+    @Operation(summary = "The audit trail, newest first",
+            description = "Every replay, discard and redrive with who, when and why. Discard records keep the full "
+                    + "record and snapshot as record:<field>. A redrive's moves are audited per step of up to 200 "
+                    + "entries (action redrive-moves): its moves field has one line per entry, "
+                    + "'<dlq-id> <new-id> <origin-id> <origin-stream>'. Values over redrive.reads.value-bytes are "
+                    + "shown cut, as in an entry view.")
+    @APIResponse(responseCode = "200", description = "A page and the cursor of the next")
+    @APIResponse(responseCode = "400", description = "Bad count or cursor")
+    @APIResponse(responseCode = "404", description = "Unknown dead-letter stream")
+    @APIResponse(responseCode = "503", ref = ProblemResponses.BUSY)
+    public Uni<AuditPage> audit(@PathParam("dlq") String dlq, @QueryParam("count") String count,
+            @QueryParam("after") String after) {
+        Requests.onlyParams(uri, Set.of("count", "after"));
+        int n = Requests.pageSize(count);
+        String cursor = Requests.cursor(after);
+        return permits.run(() -> store.audit(dlq, n, cursor).map(page -> new AuditPage(
+                page.items().stream().map(AuditRecord::of).toList(), page.next())));
+    }
+
+    /**
+     * One audit record: its id and its fields (action, actor, at, note, dlq-id, ...), values cut
+     * like an entry's (a discard's record:f:<name> fields keep the whole payload in Redis).
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record AuditRecord(String id, Map<String, Object> fields, Integer fieldsLeftOut) {
+
+        static AuditRecord of(Excerpt e) {
+            return new AuditRecord(e.id(), ValueJson.of(e.fields()), e.fieldsLeftOut() == 0 ? null : e.fieldsLeftOut());
+        }
+    }
+
+    /** A page of the audit trail. */
+    public record AuditPage(List<AuditRecord> items, String next) {
     }
 }

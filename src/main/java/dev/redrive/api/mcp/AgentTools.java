@@ -22,7 +22,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.redrive.api.AuditResource;
 import dev.redrive.api.Callers;
 import dev.redrive.api.DeadLetterResource;
 import dev.redrive.api.ProblemException;
@@ -60,9 +59,6 @@ public class AgentTools {
 
     @Inject
     DeadLetterResource entries;
-
-    @Inject
-    AuditResource audit;
 
     @Inject
     ProposalResource proposalApi;
@@ -116,7 +112,7 @@ public class AgentTools {
                 new Tool("get_audit", "The stream's audit trail, newest first: every replay, discard, redrive, "
                         + "proposal and tool call, with who.", object(List.of("dlq"), "dlq", DLQ, "count",
                                 integer("Records per page. Defaults to 50", 1, 500), "after", string("next of the previous page")),
-                        true, ANY, args -> await(audit.audit(dlq(args), number(args, "count"), text(args, "after")))),
+                        true, ANY, args -> await(entries.audit(dlq(args), number(args, "count"), text(args, "after")))),
                 new Tool("count_matches", "How many parked jobs a filter selects now (a dry run that moves nothing); "
                         + "complete is false when the count stopped at redrive.proposals.count-limit.",
                         object(List.of("dlq"), "dlq", DLQ, "filter", FILTER), true, ANY,
