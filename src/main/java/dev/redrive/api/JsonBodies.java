@@ -32,7 +32,7 @@ public class JsonBodies {
         return ReplayBody.parse(Requests.json(mapper, body, max * 2), max);
     }
 
-    /** An approval's or a rejection's optional {"note": "why"}; "" when there is none. */
+    /** An approval's or a rejection's optional {"note": "why"} as sent, "" when there is none (Proposals.note keeps it). */
     String note(byte[] body) {
         JsonNode root = read(body);
         if (root == null) {
@@ -50,10 +50,6 @@ public class JsonBodies {
         if (note != null && !note.isNull() && !note.isTextual()) {
             throw ProblemException.badRequest("note must be a string");
         }
-        String text = note == null || note.isNull() ? "" : note.asText();
-        if (text.length() > RedriveSpecs.MAX_NOTE) {
-            throw ProblemException.badRequest("note is limited to " + RedriveSpecs.MAX_NOTE + " characters");
-        }
-        return text;
+        return note == null || note.isNull() ? "" : note.asText();
     }
 }

@@ -1,6 +1,7 @@
 package dev.redrive.api;
 
 import dev.redrive.deadletter.EntryFilter;
+import dev.redrive.redrive.Proposals;
 import dev.redrive.redrive.RedriveSpec;
 
 /**
@@ -14,8 +15,8 @@ public final class RedriveSpecs {
     public static final int MAX_PER_SECOND = 1_000_000;
     public static final int MAX_CANARY = 10_000;
     public static final double DEFAULT_MAX_REFAIL_RATE = 0.5;
-    /** Longest note of a redrive, a proposal or a decision on one, in characters (API and console alike). */
-    public static final int MAX_NOTE = 2000;
+    /** Longest note of a redrive, a proposal or a decision on one, in characters: one bound, Proposals'. */
+    public static final int MAX_NOTE = Proposals.MAX_NOTE;
 
     private RedriveSpecs() {
     }

@@ -23,7 +23,6 @@ import org.jboss.resteasy.reactive.RestForm;
 import dev.redrive.api.Callers;
 import dev.redrive.api.ProblemException;
 import dev.redrive.api.ReadPermits;
-import dev.redrive.api.RedriveSpecs;
 import dev.redrive.api.Requests;
 import dev.redrive.api.Roles;
 import dev.redrive.deadletter.DeadLetterReader;
@@ -117,7 +116,7 @@ public class ProposalPages {
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @RolesAllowed(Roles.OPERATOR)
     public Response approve(@PathParam("dlq") String dlq, @PathParam("id") String id, @RestForm String note) {
-        Proposal p = proposals.approve(dlq, proposalId(id), callers.name(), text(note));
+        Proposal p = proposals.approve(dlq, proposalId(id), callers.name(), note);
         return Response.seeOther(URI.create(ConsoleUrls.redrive(dlq, p.task()))).build();
     }
 
@@ -126,7 +125,7 @@ public class ProposalPages {
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @RolesAllowed(Roles.OPERATOR)
     public Response reject(@PathParam("dlq") String dlq, @PathParam("id") String id, @RestForm String note) {
-        proposals.reject(dlq, proposalId(id), callers.name(), text(note));
+        proposals.reject(dlq, proposalId(id), callers.name(), note);
         return Response.seeOther(URI.create(ConsoleUrls.proposal(dlq, id))).build();
     }
 
@@ -148,13 +147,6 @@ public class ProposalPages {
         if (value != null) {
             out.add(name + ": " + value);
         }
-    }
-
-    private static String text(String note) {
-        if (note != null && note.length() > RedriveSpecs.MAX_NOTE) {
-            throw ProblemException.badRequest("note is limited to " + RedriveSpecs.MAX_NOTE + " characters");
-        }
-        return note == null ? "" : note.trim();
     }
 
     private static String proposalId(String id) {

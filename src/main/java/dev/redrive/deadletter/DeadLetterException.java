@@ -25,7 +25,7 @@ public class DeadLetterException extends RuntimeException {
         KEY_REUSED,
         /** An Idempotency-Key that is empty, blank or too long ({@link Replays#idempotencyKey}). */
         BAD_KEY,
-        /** A discard without a reason, or with one too long ({@link Replays#reason}). */
+        /** A discard without a reason, or with one too long ({@link Replays#reason}); a decision's note too long. */
         BAD_REASON,
         /** A key the step would write holds another type of value; nothing was written. */
         WRONG_TYPE,

@@ -48,6 +48,8 @@ public class Proposals {
      * ({@link #waitingProposals}) for one page, so a page costs the same however many wait.
      */
     public static final int WAITING_LIMIT = 50;
+    /** Longest note of a redrive, a proposal or a decision on one, in characters (API and console alike). */
+    public static final int MAX_NOTE = 2000;
 
     /** A page of a stream's proposals, newest first; {@code next} is the cursor of the next page, or null. */
     public record ProposalPage(List<Proposal> items, String next) {
@@ -180,9 +182,9 @@ public class Proposals {
         RedriveSpec spec = new RedriveSpec(proposal.filter(), proposal.maxPerSecond(), false, proposal.canary(),
                 proposal.maxRefailRate(), taskNote);
         RedriveTask task = RedriveTask.begun(taskId, dlq, store.json(proposal.filter()), spec, until, actor, store.now());
-        ScriptReply reply = store.createApproved(task, RedisKeys.proposal(dlq, id), actor, text(note));
+        ScriptReply reply = store.createApproved(task, RedisKeys.proposal(dlq, id), actor, note(note));
         refuseUnless(ScriptReply.Code.APPROVED, reply, dlq, id, "approve");
-        store.audit(dlq, "proposal-approve", actor, text(note), Map.of("proposal", id, "task", taskId));
+        store.audit(dlq, "proposal-approve", actor, note(note), Map.of("proposal", id, "task", taskId));
         LOG.infof("%s approved proposal %s of %s by %s: redrive %s started", actor, id, dlq, proposal.proposedBy(),
                 taskId);
         runner.launch(dlq, taskId);
@@ -194,9 +196,9 @@ public class Proposals {
         get(dlq, id);
         ScriptReply reply = wait.on(scripts.call(LuaScripts.Script.PROPOSAL_REJECT,
                 List.of(RedisKeys.proposal(dlq, id), RedisKeys.waitingProposals(dlq)),
-                List.of(Long.toString(store.now().toEpochMilli()), actor, text(note))));
+                List.of(Long.toString(store.now().toEpochMilli()), actor, note(note))));
         refuseUnless(ScriptReply.Code.REJECTED, reply, dlq, id, "reject");
-        store.audit(dlq, "proposal-reject", actor, text(note), Map.of("proposal", id));
+        store.audit(dlq, "proposal-reject", actor, note(note), Map.of("proposal", id));
         LOG.infof("%s rejected proposal %s of %s", actor, id, dlq);
         return get(dlq, id);
     }
@@ -225,7 +227,17 @@ public class Proposals {
         };
     }
 
-    private static String text(String note) {
-        return note == null ? "" : note;
+    /**
+     * A decision's note as the audit trail keeps it, whether the API or the console sends it: without
+     * the white space around it (like deadletter/Replays.note); none, or only white space, is no note
+     * (""); at most {@value #MAX_NOTE} characters.
+     */
+    public static String note(String note) {
+        String kept = note == null ? "" : note.strip();
+        if (kept.length() > MAX_NOTE) {
+            throw new DeadLetterException(DeadLetterException.Reason.BAD_REASON,
+                    "note is limited to " + MAX_NOTE + " characters");
+        }
+        return kept;
     }
 }

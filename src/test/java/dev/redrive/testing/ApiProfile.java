@@ -13,7 +13,8 @@ import io.quarkus.test.junit.QuarkusTestProfile;
  * gen: FilterAgreementTest; invoices and mails: SharedDeadLetterStreamTest; big and other:
  * BigEntryTest; reserved: ReservedFieldsTest; shop, kiosk and deli: ConsoleBrowserTest,
  * ConsoleSafetyBrowserTest and ProposalBrowserTest; wait: WaitingProposalsTest; desk, till and amb:
- * the other console tests and AmbiguousRequestsTest; notes: ReplayNoteTest; jwt and mcpjwt:
+ * the other console tests and AmbiguousRequestsTest; notes: ReplayNoteTest; pnote:
+ * ProposalNoteTest; jwt and mcpjwt:
  * JwtAuthTest and McpJwtTest, with tokens of {@link JwtIssuer}), so they share the service and its
  * Redis, and assert on their own streams.
  */
@@ -54,6 +55,7 @@ public class ApiProfile implements QuarkusTestProfile {
         c.queue("till").handler("fixable").attempts(1).set("dlq", "till-dead");
         c.queue("amb").handler("fixable").attempts(1).set("dlq", "amb-dead");
         c.queue("notes").handler("fixable").attempts(1).set("dlq", "notes-dead");
+        c.queue("pnote").attempts(1).set("dlq", "pnote-dead");
         return c.set("redrive.replay.allowed-streams",
                         String.join(",", Stream.concat(REDRIVE_TARGETS.stream(), GEN_ORIGINS.stream()).toList()))
                 .set("redrive.replay.automation-enabled", "true")
