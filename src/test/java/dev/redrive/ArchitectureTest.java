@@ -271,4 +271,21 @@ class ArchitectureTest {
                 .because("the bench takes its free ports, launcher and Redis clients from testing/")
                 .check(new ClassFileImporter().importPath(Path.of("target/bench-classes")));
     }
+
+    /** Small classes: no Java source over 300 lines in the service, its tests or the bench (issue 25). */
+    @Test
+    void noClassIsLongerThan300Lines() throws IOException {
+        List<String> tooLong = new java.util.ArrayList<>();
+        for (String root : List.of("src/main/java", "src/test/java", "bench/java")) {
+            try (var files = Files.walk(Path.of(root))) {
+                for (Path f : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                    long lines = Files.readAllLines(f).size();
+                    if (lines > 300) {
+                        tooLong.add(f + " (" + lines + ")");
+                    }
+                }
+            }
+        }
+        assertTrue(tooLong.isEmpty(), "classes over 300 lines: " + tooLong);
+    }
 }
