@@ -1,14 +1,13 @@
 package dev.redrive.console;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
+import dev.redrive.api.RedactedFields;
 import dev.redrive.config.InvalidConfigException;
 import dev.redrive.config.RedriveConfig;
 import io.quarkus.runtime.StartupEvent;
@@ -21,14 +20,8 @@ public class ConsoleSettings {
     private final Duration refresh;
 
     @Inject
-    public ConsoleSettings(RedriveConfig config) {
-        List<String> fields = config.console().redactFields().orElse(List.of());
-        for (String field : fields) {
-            if (field.isBlank()) {
-                throw new InvalidConfigException("redrive.console.redact-fields", "must not name an empty field (got " + fields + ")");
-            }
-        }
-        this.redacted = Set.copyOf(new TreeSet<>(fields.stream().map(String::trim).toList()));
+    public ConsoleSettings(RedriveConfig config, RedactedFields redacted) {
+        this.redacted = redacted.names();
         this.refresh = config.console().refresh();
         if (refresh.compareTo(Duration.ofSeconds(1)) < 0) {
             throw new InvalidConfigException("redrive.console.refresh", "must be at least 1s (got " + refresh + ")");
@@ -40,7 +33,7 @@ public class ConsoleSettings {
         // Creating the bean ran the checks.
     }
 
-    /** Snapshot fields shown masked unless an operator reveals them. */
+    /** Snapshot fields shown masked unless an operator reveals them ({@link RedactedFields}). */
     public Set<String> redacted() {
         return redacted;
     }

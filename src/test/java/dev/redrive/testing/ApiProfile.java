@@ -28,7 +28,7 @@ public class ApiProfile implements QuarkusTestProfile {
             "{pick}pick", "{pick}odd", "{pick}wrongtype", "{pick}beside",
             "{props}proposed", "{props}approved", "{agent}back", "{closed}pick", "{mcpjwt}parked");
     /** Snapshot fields the console masks in this boot. */
-    public static final String REDACTED = "card,token";
+    public static final String REDACTED = "card, token";
     /** The consumer and runner name of this boot. */
     public static final String CONSUMER = "api-worker";
 

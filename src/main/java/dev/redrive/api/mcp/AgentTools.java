@@ -27,6 +27,7 @@ import dev.redrive.api.DeadLetterResource;
 import dev.redrive.api.ProblemException;
 import dev.redrive.api.ProposalResource;
 import dev.redrive.api.ReadPermits;
+import dev.redrive.api.RedactedFields;
 import dev.redrive.api.RedriveBody;
 import dev.redrive.api.Roles;
 import dev.redrive.config.RedriveConfig;
@@ -83,6 +84,9 @@ public class AgentTools {
 
     @Inject
     RedriveConfig config;
+
+    @Inject
+    RedactedFields redacted;
 
     @Inject
     ObjectMapper mapper;
@@ -191,7 +195,7 @@ public class AgentTools {
         ObjectNode view = mapper.valueToTree(entry);
         JsonNode fields = view.get("fields");
         if (fields instanceof ObjectNode f) {
-            for (String name : config.console().redactFields().orElse(List.of())) {
+            for (String name : redacted.names()) {
                 if (f.has(name)) {
                     f.put(name, "(masked: redrive.console.redact-fields; an operator may reveal it in the console)");
                 }

@@ -134,6 +134,18 @@ class McpServerTest {
         });
     }
 
+    /** get_entry masks what the console masks: the profile names "card, token", with a space. */
+    @Test
+    void getEntryMasksTheFieldsTheConsoleMasks() {
+        String id = agent.parkedJob(Map.of("card", "4111111111111111", "token", "s3cret", "order", "7"));
+        as("viewer", client -> {
+            JsonNode fields = ok(call(client, "get_entry", Map.of("dlq", agent.dlq(), "id", id))).get("fields");
+            assertTrue(fields.get("card").asText().startsWith("(masked"), fields.toString());
+            assertTrue(fields.get("token").asText().startsWith("(masked"), fields.toString());
+            assertEquals("7", fields.get("order").asText(), fields.toString());
+        });
+    }
+
     @Test
     void aViewerMayReadButNotPropose() {
         as("viewer", client -> {
