@@ -1,4 +1,5 @@
 #!lua
+-- uses lib/fields.lua
 -- uses lib/proposal.lua
 -- uses lib/start-task.lua
 -- proposal-approve.lua: approve a proposed redrive and start its task, exactly as proposed, in one step.
@@ -27,6 +28,7 @@
 --          { 'expired' }                         { 'own' } (the approver proposed it)
 --          { 'running', task id, state } (another redrive of the stream is unfinished)
 --          { 'changed' } (the pointer moved since it was read: read it again)
+--          { 'wrong-type', sentence } (a key it would write holds another type)
 --          nothing written in all but the first
 
 local proposal, waiting, pointer, seen, task, index = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
@@ -35,6 +37,10 @@ local seenId, id, now, approver, note = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARG
 local refused = undecidable(proposal, now, approver) or startRefused(pointer, seen, seenId)
 if refused then
   return refused
+end
+local wrong = wrongType({ { waiting, 'zset' }, { task, 'hash' }, { index, 'zset' } })
+if wrong then
+  return { 'wrong-type', wrong }
 end
 createTask(pointer, task, index, id, ARGV[3], false, 6)
 redis.call('HSET', proposal, 'state', 'approved', 'decided-by', approver, 'decided-at', ARGV[3],

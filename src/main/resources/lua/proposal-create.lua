@@ -1,4 +1,5 @@
 #!lua
+-- uses lib/fields.lua
 -- proposal-create.lua: store a proposed bulk redrive; nothing moves until another operator approves it.
 --
 -- The proposal's hash lives in its dead-letter stream's slot, beside the stream's redrive keys, so
@@ -18,9 +19,15 @@
 -- ARGV[6..] the proposal's fields as name, value pairs (a fixed, small number)
 --
 -- Returns: { 'created' }
+--          { 'wrong-type', sentence } (the index or the waiting set holds another type: nothing written)
 
 local proposal, index, waiting = KEYS[1], KEYS[2], KEYS[3]
 local id, now, keep, forget, expires = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+
+local refusal = wrongType({ { index, 'zset' }, { waiting, 'zset' } })
+if refusal then
+  return { 'wrong-type', refusal }
+end
 
 local fields = {}
 for i = 6, #ARGV do

@@ -94,9 +94,10 @@ public class Proposals {
             args.add(name);
             args.add(value);
         });
-        wait.on(scripts.call(LuaScripts.Script.PROPOSAL_CREATE,
+        ScriptReply created = wait.on(scripts.call(LuaScripts.Script.PROPOSAL_CREATE,
                 List.of(RedisKeys.proposal(dlq, proposal.id()), RedisKeys.proposals(dlq), RedisKeys.waitingProposals(dlq)),
                 args));
+        refuseUnless(ScriptReply.Code.CREATED, created, dlq, proposal.id(), "propose");
         store.audit(dlq, "proposal", actor, proposal.note(), Map.of("proposal", proposal.id()));
         LOG.infof("%s proposed redrive %s of %s (%d matched now, %d/s, canary %d); another operator approves it with "
                 + "POST /dlq/.../proposals/%s/approve", actor, proposal.id(), dlq, matches.matched(),
@@ -223,6 +224,8 @@ public class Proposals {
                     "proposal " + id + " expired undecided; propose the redrive again");
             case OWN -> new DeadLetterException(DeadLetterException.Reason.OWN_PROPOSAL,
                     "you proposed " + id + "; another dlq-operator must " + act + " it (four eyes)");
+            case WRONG_TYPE -> new DeadLetterException(DeadLetterException.Reason.WRONG_TYPE,
+                    "could not " + act + " " + id + " of " + dlq + ": " + reply.text(1) + " (nothing changed)");
             default -> new IllegalStateException("proposal " + id + ": unexpected " + reply.code());
         };
     }

@@ -21,6 +21,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.redrive.redis.RedisKeys;
 import dev.redrive.testing.ApiProfile;
 import dev.redrive.testing.Await;
 import dev.redrive.testing.DeadLetterSeed;
@@ -161,6 +162,35 @@ class ProposalApiTest {
         assertEquals(3, status.getInt("maxPerSecond"));
         Await.until("the empty redrive to end",
                 () -> "completed".equals(as("viewer").get(props.dlqPath() + "/redrives/" + task).jsonPath().getString("state")));
+    }
+
+    /**
+     * The scripts check the key types before they write: with the stream's waiting set holding
+     * another type, proposing, approving and rejecting are each refused whole (409) and nothing is
+     * written: no proposal indexed, none decided, no redrive started.
+     */
+    @Test
+    void aWaitingSetOfAnotherTypeRefusesEachStepBeforeItWrites() {
+        String id = propose("operator", body("{props}wrong-type", "")).getString("id");
+        String waiting = RedisKeys.waitingProposals(props.dlq());
+        var keys = props.redis().key();
+        keys.rename(waiting, waiting + "-saved");
+        props.redis().value(String.class).set(waiting, "not a sorted set");
+        long proposals = props.redis().sortedSet(String.class).zcard(RedisKeys.proposals(props.dlq()));
+        try {
+            for (String step : List.of("approve", "reject")) {
+                as("approver").post(props.dlqPath() + "/proposals/" + id + "/" + step).then().statusCode(409)
+                        .body("type", equalTo("/problems/wrong-key-type"));
+            }
+            as("operator").contentType("application/json").body(body("{props}wrong-type", "")).post(props.dlqPath() + "/proposals")
+                    .then().statusCode(409).body("type", equalTo("/problems/wrong-key-type"));
+            as("viewer").get(props.dlqPath() + "/proposals/" + id).then().statusCode(200).body("state", equalTo("proposed"));
+            assertEquals(proposals, props.redis().sortedSet(String.class).zcard(RedisKeys.proposals(props.dlq())));
+        } finally {
+            keys.del(waiting);
+            keys.rename(waiting + "-saved", waiting);
+        }
+        as("approver").post(props.dlqPath() + "/proposals/" + id + "/reject").then().statusCode(200);
     }
 
     @Test
