@@ -6,6 +6,7 @@ import java.time.Duration;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
+import dev.redrive.job.Durations;
 import io.quarkus.arc.DefaultBean;
 import io.vertx.mutiny.core.Vertx;
 
@@ -43,7 +44,8 @@ public class VertxTimers implements Timers {
         return clock;
     }
 
+    /** Saturating: a delay past what a long holds in ms waits "as long as can be", never throws on a worker's path. */
     private static long atLeastOne(Duration d) {
-        return Math.max(1, d.toMillis());
+        return Math.max(1, Durations.toMillis(d));
     }
 }
