@@ -71,6 +71,8 @@ public class ProposalResource {
                     + "redrive.proposals.count-limit entries; matchedComplete false when it stopped there) and "
                     + "expiresAt (after redrive.proposals.ttl). Another dlq-operator approves it.")
     @APIResponse(responseCode = "201", description = "Proposed; the Location is the proposal")
+    @APIResponse(responseCode = "409", description = "A key the proposal is written to holds another type of value "
+            + "(wrong-key-type; nothing written)")
     public Response propose(@PathParam("dlq") String dlq, byte[] body) {
         JsonNode root = bodies.read(body);
         if (root == null) {
@@ -116,7 +118,8 @@ public class ProposalResource {
                     + "other gets 409.")
     @APIResponse(responseCode = "202", description = "Approved; the redrive started")
     @APIResponse(responseCode = "409", description = "Already approved, rejected or expired (proposal-decided), or "
-            + "another redrive of the stream is unfinished (redrive-running; the proposal stays open)")
+            + "another redrive of the stream is unfinished (redrive-running; the proposal stays open), or a key the "
+            + "approval writes holds another type of value (wrong-key-type; nothing written)")
     public Response approve(@PathParam("dlq") String dlq, @PathParam("id") String id, byte[] body) {
         String note = bodies.note(body);
         Proposal approved = proposals.approve(dlq, id(id), callers.name(), note);
@@ -130,7 +133,8 @@ public class ProposalResource {
     @Operation(summary = "Reject a proposal",
             description = "Body: optional {\"note\": \"why\"}. Only a dlq-operator who did not propose it. Nothing moves.")
     @APIResponse(responseCode = "200", description = "Rejected")
-    @APIResponse(responseCode = "409", description = "Already approved, rejected or expired (proposal-decided)")
+    @APIResponse(responseCode = "409", description = "Already approved, rejected or expired (proposal-decided), or "
+            + "a key the rejection writes holds another type of value (wrong-key-type; nothing written)")
     public Proposal reject(@PathParam("dlq") String dlq, @PathParam("id") String id, byte[] body) {
         String note = bodies.note(body);
         return proposals.reject(dlq, id(id), callers.name(), note);
