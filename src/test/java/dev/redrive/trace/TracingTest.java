@@ -163,8 +163,10 @@ class TracingTest {
                 .findFirst().orElse(null));
         assertEquals(List.of(parkedAttempt.getTraceId() + "/" + parkedAttempt.getSpanId()), links(replay),
                 "the replay links to the parked job's last attempt");
-        assertTrue(exporter.getFinishedSpanItems().stream().anyMatch(s -> s.getKind() == SpanKind.SERVER
-                && s.getSpanId().equals(replay.getParentSpanId())), "the replay is a child of the API request's span");
+        // The request's SERVER span ends when the response has been written, which may be after the client
+        // has read it: wait for it rather than look once.
+        Await.until("the replay to be a child of the API request's span", () -> exporter.getFinishedSpanItems().stream()
+                .anyMatch(s -> s.getKind() == SpanKind.SERVER && s.getSpanId().equals(replay.getParentSpanId())));
 
         StreamMessage<String, String, byte[]> entry = traced.entries().stream().filter(m -> m.id().equals(newId))
                 .findFirst().orElseThrow();
