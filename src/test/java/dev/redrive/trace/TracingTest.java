@@ -139,7 +139,15 @@ class TracingTest {
 
         Set<String> traces = exporter.getFinishedSpanItems().stream()
                 .filter(s -> s.getName().equals("process " + this.traced.stream())).map(SpanData::getTraceId).collect(Collectors.toSet());
-        String metrics = openMetrics();
+        // The parked counter counts (and takes its exemplar) once dead-letter.lua has answered
+        // (worker/Parking): after the record is in Redis and the attempt's span has ended. So scrape
+        // once the park of this record's failure kind is counted with an exemplar, rather than once.
+        Pattern counted = Pattern.compile("(?m)^redrive_jobs_dead_lettered_total\\{[^}]*failure=\""
+                + Streams.text(parked.payload().get("failure")) + "\"[^}]*queue=\"traced\"[^}]*\\} \\S+ # \\{");
+        String metrics = Await.value("the park of " + id + " to be counted, with an exemplar", () -> {
+            String scraped = openMetrics();
+            return counted.matcher(scraped).find() ? scraped : null;
+        });
         String histogram = exemplarTrace(metrics, "redrive_handler_duration_seconds_bucket\\{[^}]*queue=\"traced\"[^}]*\\}");
         assertTrue(traces.contains(histogram), "the duration histogram's exemplar is an attempt of the queue: " + histogram);
         String counter = exemplarTrace(metrics, "redrive_jobs_dead_lettered_total\\{[^}]*queue=\"traced\"[^}]*\\}");
