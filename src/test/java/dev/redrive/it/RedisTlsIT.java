@@ -70,6 +70,10 @@ class RedisTlsIT {
             });
             assertTrue(ready.body().contains("\"queue.tls\""), ready.body());
             assertEquals(1.0, Metrics.sum(redrive.managementPort(), "redrive_readers_failing", ""), 0.0);
+            // The reader marks itself failing (what readiness and the gauge read) before it writes its
+            // WARN line (BlockingReader.failed): wait for the line rather than look once.
+            Await.until("the reader's WARN line", Duration.ofSeconds(20),
+                    () -> redrive.logLines("waiting for new entries of group redrive failed") >= 1);
             assertEquals(1, redrive.logLines("waiting for new entries of group redrive failed"), redrive.output());
             assertTrue(redrive.output().contains("check that Redis runs and is reachable at quarkus.redis.hosts"),
                     redrive.output());
