@@ -14,6 +14,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import dev.redrive.testing.ApiUsers;
+import dev.redrive.testing.Await;
 import dev.redrive.testing.RedisServer;
 import dev.redrive.testing.RedriveProcess;
 
@@ -44,8 +45,14 @@ class EnvironmentConfigIT {
                     "Basic " + Base64.getEncoder().encodeToString("alice:guess".getBytes(StandardCharsets.UTF_8))).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(401, wrong.statusCode());
-            assertEquals(true, p.output().contains("queue orders: reading orders as redrive/") && p.output().contains("2 attempts"),
-                    p.output());
+            // Readiness counts the queue once its worker is in place (Workers.startWhenGroupExists), a
+            // moment before that worker's start-up line is written: wait for the line rather than look once.
+            try {
+                Await.until("the queue's start-up line with its 2 attempts", Duration.ofSeconds(20),
+                        () -> p.output().contains("queue orders: reading orders as redrive/") && p.output().contains("2 attempts"));
+            } catch (AssertionError e) {
+                throw new AssertionError(e.getMessage() + ":\n" + p.output(), e);
+            }
         }
     }
 }
