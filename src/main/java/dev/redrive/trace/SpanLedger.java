@@ -79,8 +79,11 @@ public class SpanLedger {
         if (now - last < WARN_EVERY_NANOS || !lastWarn.compareAndSet(last, now)) {
             return;
         }
-        long full = queueFull.sum() - warnedQueueFull.getAndSet(queueFull.sum());
-        long failed = exportFailed.sum() - warnedExportFailed.getAndSet(exportFailed.sum());
+        // Each count read once: a drop between two reads would be marked told without being in a line.
+        long fullNow = queueFull.sum();
+        long failedNow = exportFailed.sum();
+        long full = fullNow - warnedQueueFull.getAndSet(fullNow);
+        long failed = failedNow - warnedExportFailed.getAndSet(failedNow);
         if (full == 0 && failed == 0) {
             lastWarn.set(last); // nothing to tell: the next drop may warn at once
             return;
