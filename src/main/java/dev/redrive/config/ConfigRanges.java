@@ -31,6 +31,7 @@ final class ConfigRanges {
         within("redrive.reads.concurrent", c.reads().concurrent(), 1, 1000);
         within("redrive.reads.stall-timeout", c.reads().stallTimeout(), MS, HOUR);
         within("redrive.console.refresh", c.console().refresh(), Duration.ofSeconds(1), HOUR);
+        within("redrive.tracing.drop-warning-interval", c.tracing().dropWarningInterval(), Duration.ofSeconds(1), HOUR);
         within("redrive.replay.repeat-offender-after", c.replay().repeatOffenderAfter(), 1, 1_000_000);
         within("redrive.replay.max-body-bytes", c.replay().maxBodyBytes(), 1024, MAX_BYTES);
         within("redrive.replay.idempotency-ttl", c.replay().idempotencyTtl(), Duration.ofSeconds(1), Duration.ofDays(30));

@@ -64,6 +64,18 @@ public interface RedriveConfig {
     /** The operator console served under /console (docs/CONSOLE.md). */
     Console console();
 
+    /** redrive's part of tracing (the rest is quarkus.otel.*; README, "Tracing"). */
+    Tracing tracing();
+
+    interface Tracing {
+        /**
+         * Shortest time between two WARN lines telling dropped spans (each says how many since the
+         * last); drops in between wait for the next line. 1s to 1h. Defaults to 1m.
+         */
+        @WithDefault("1m")
+        Duration dropWarningInterval();
+    }
+
     interface Redis {
         /**
          * Replicas that must confirm an operator's write (a replay, a discard, each step of a bulk

@@ -1,7 +1,6 @@
 package dev.redrive.trace;
 
 import java.lang.reflect.Field;
-import java.time.Duration;
 import java.util.List;
 
 import jakarta.annotation.Priority;
@@ -11,6 +10,7 @@ import jakarta.inject.Inject;
 
 import org.jboss.logging.Logger;
 
+import dev.redrive.job.Durations;
 import io.opentelemetry.sdk.trace.SpanProcessor;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
@@ -64,8 +64,8 @@ public class SpanPipeline {
                 count(late);
             }
         }
-        // Drops after the last WARN line are told once its minute is over, even when no more come.
-        vertx.setPeriodic(Duration.ofSeconds(10).toMillis(), t -> ledger.warnNowAndThen());
+        // Drops after the last WARN line are told once its interval is over, even when no more come.
+        vertx.setPeriodic(Durations.toMillis(ledger.tailCheck()), t -> ledger.warnNowAndThen());
     }
 
     private void count(LateBoundSpanProcessor late) {

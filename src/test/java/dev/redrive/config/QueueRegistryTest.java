@@ -106,7 +106,9 @@ class QueueRegistryTest {
             "redrive.queues.q.attempts, 1000000, 'must be between 1 and 1000 (got 1000000)'",
             "redrive.queues.q.http.timeout, 2h, 'must be between PT0.001S and PT1H (got PT2H)'",
             "redrive.replay.redrive-retention, 999999999999d, 'must be between PT1M and PT8760H (got PT23999999999976H)'",
-            "redrive.watch.w.interval, 2h, 'must be between PT0.001S and PT1H (got PT2H)'" })
+            "redrive.watch.w.interval, 2h, 'must be between PT0.001S and PT1H (got PT2H)'",
+            "redrive.tracing.drop-warning-interval, 0s, 'must be between PT1S and PT1H (got PT0S)'",
+            "redrive.tracing.drop-warning-interval, 999999999999d, 'must be between PT1S and PT1H (got PT23999999999976H)'" })
     void aValuePastItsRangeIsRefusedNamingItsProperty(String property, String value, String message) {
         Map<String, String> props = new HashMap<>(Map.of("redrive.queues.q.handler", "known",
                 "redrive.watch.w.group", "theirs"));

@@ -10,12 +10,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
@@ -29,13 +32,21 @@ import dev.redrive.testing.RedriveProcess;
  * No span is lost without a word (issue 27): the packaged service exports to a real OTLP/HTTP
  * receiver that first refuses every export, then answers slowly behind a small export queue.
  * Every span the service ends is counted as exported (exactly what the receiver accepted) or as
- * dropped with its reason, and the drops are told in the log. Two exports are on the wire at once,
- * never three (CountedSpans.EXPORTS_IN_FLIGHT): the receiver has threads for four.
+ * dropped with its reason, and the drops are told in the log: every one, by how many, at most one
+ * line of each reason per redrive.tracing.drop-warning-interval (set to {@link #WARN_EVERY} here, not
+ * its minute). Two exports are on the wire at once, never three (CountedSpans.EXPORTS_IN_FLIGHT): the
+ * receiver has threads for four.
  */
 class SpanExportIT {
 
     private static final String SPAN_NAME = "process orders";
     private static final String SCRIPT = "for i = 1, tonumber(ARGV[1]) do redis.call('XADD', KEYS[1], '*', 'kind', 'ok') end";
+    private static final Duration WARN_EVERY = Duration.ofSeconds(2);
+    private static final String QUEUE_WAS_FULL = "the export queue was full";
+    private static final String COLLECTOR_REFUSED = "the OTLP collector refused or did not answer";
+    /** A drop line: its time (the console format's HH:mm:ss.SSS), how many spans it tells, and why. */
+    private static final Pattern DROP_LINE = Pattern.compile("^(\\d\\d):(\\d\\d):(\\d\\d)\\.(\\d{3}) WARN .*\\[SpanLedger\\].* "
+            + "dropped (\\d+) spans since the last warning: (" + QUEUE_WAS_FULL + "|" + COLLECTOR_REFUSED + ")");
 
     private enum Mode { REFUSE, SLOW }
 
@@ -73,7 +84,8 @@ class SpanExportIT {
                         "OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf",
                         "QUARKUS_OTEL_BSP_MAX_QUEUE_SIZE", "40",
                         "QUARKUS_OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "10",
-                        "QUARKUS_OTEL_BSP_SCHEDULE_DELAY", "20ms")).start();
+                        "QUARKUS_OTEL_BSP_SCHEDULE_DELAY", "20ms",
+                        "REDRIVE_TRACING_DROP_WARNING_INTERVAL", WARN_EVERY.toSeconds() + "s")).start();
                 RedisCli cli = new RedisCli(redis.port())) {
             p.awaitReady(Duration.ofSeconds(60));
             int port = p.managementPort();
@@ -90,7 +102,7 @@ class SpanExportIT {
             assertEquals(30, ended(port));
             assertEquals(0, exported(port));
             Await.until("a WARN line telling the refused exports", Duration.ofSeconds(10),
-                    () -> p.logLines("WARN") > 0 && p.output().contains("the OTLP collector refused or did not answer"));
+                    () -> p.logLines("WARN") > 0 && p.output().contains(COLLECTOR_REFUSED));
 
             mode = Mode.SLOW;
             cli.call("EVAL", SCRIPT, "1", "orders", "500");
@@ -102,12 +114,42 @@ class SpanExportIT {
             assertEquals(30, dropped(port, "export_failed"));
             assertEquals(accepted.get(), exported(port), "exported: exactly the spans the receiver accepted");
             assertEquals(530 - 30 - accepted.get(), dropped(port, "queue_full"));
-            // At most one WARN line a minute: the queue's drops are told once the first line's minute is over.
-            Await.until("a WARN line telling the spans the full queue dropped", Duration.ofSeconds(100),
-                    () -> p.output().contains("the export queue was full"));
+            // The drops after a line wait for its interval to be over, then are told though no more come.
+            long queueFull = dropped(port, "queue_full");
+            Await.until("WARN lines telling every dropped span: " + queueFull + " for the full queue, 30 refused",
+                    Duration.ofSeconds(30), () -> told(p, QUEUE_WAS_FULL) == queueFull && told(p, COLLECTOR_REFUSED) == 30);
+            assertRateLimited(p, QUEUE_WAS_FULL);
+            assertRateLimited(p, COLLECTOR_REFUSED);
         } finally {
             receiver.stop(0);
         }
+    }
+
+    /** Spans the WARN lines so far tell dropped for {@code why}. */
+    private static long told(RedriveProcess p, String why) {
+        return dropLines(p, why).stream().mapToLong(line -> Long.parseLong(line.group(5))).sum();
+    }
+
+    /**
+     * No two lines of one reason less than the interval apart: a drop inside it waited for the next
+     * line. Less 100 ms: a line's time is read when it is written, a moment after the ledger's own.
+     */
+    private static void assertRateLimited(RedriveProcess p, String why) {
+        List<Matcher> lines = dropLines(p, why);
+        for (int i = 1; i < lines.size(); i++) {
+            long apart = Math.floorMod(millisOfDay(lines.get(i)) - millisOfDay(lines.get(i - 1)), 86_400_000L);
+            assertTrue(apart >= WARN_EVERY.toMillis() - 100, "lines " + (i - 1) + " and " + i + " telling '" + why
+                    + "' " + apart + " ms apart:\n" + lines.get(i - 1).group() + "\n" + lines.get(i).group());
+        }
+    }
+
+    private static List<Matcher> dropLines(RedriveProcess p, String why) {
+        return p.output().lines().map(DROP_LINE::matcher).filter(m -> m.find() && m.group(6).equals(why)).toList();
+    }
+
+    private static long millisOfDay(Matcher line) {
+        return ((Long.parseLong(line.group(1)) * 60 + Long.parseLong(line.group(2))) * 60 + Long.parseLong(line.group(3)))
+                * 1000 + Long.parseLong(line.group(4));
     }
 
     /** Threads of the process named as the SDK names a batch span processor's worker (cut to 15 characters). */
