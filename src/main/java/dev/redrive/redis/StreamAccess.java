@@ -18,9 +18,9 @@ import io.quarkus.redis.datasource.stream.StreamRange;
 import io.quarkus.redis.datasource.stream.XGroupCreateArgs;
 import io.quarkus.redis.datasource.stream.XPendingArgs;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
-import io.vertx.mutiny.redis.client.Command;
 
 /**
  * The commands of a consumer group: create it, read new entries, ack, hand entries to another
@@ -65,9 +65,9 @@ public class StreamAccess {
 
     /**
      * New entries, without blocking: none when the stream has none ({@link BlockingReader} waits for
-     * them). Sent as a plain command and decoded by {@link #readReply}, the blocking read's decoder:
-     * the data source's typed XREADGROUP decodes each entry twice (its message, then our map), the
-     * success path's largest cost after the reply's parsing (bench/README).
+     * them). Sent as a plain command and decoded by {@link #readReply}, the blocking read's decoder,
+     * so both reads decode an entry one way (the data source's typed XREADGROUP built its own
+     * message per entry, then our map from it).
      */
     public Uni<List<Entry>> readNew(String stream, String group, String consumer, int count) {
         Request read = Request.cmd(Command.XREADGROUP).arg("GROUP").arg(group).arg(consumer).arg("COUNT").arg(count)
