@@ -123,6 +123,8 @@ class ConsoleBrowserTest {
         browser.screenshot("entry-timeline");
         back.click();
         // The second is gone (replayed): its page is its history, which still links further back.
+        // The third's page has an a.replay-of too, so the new page is waited for by its address first.
+        browser.until(d -> d.getCurrentUrl().endsWith("/entries/" + second));
         WebElement further = browser.until(d -> d.findElement(By.cssSelector("a.replay-of")));
         assertTrue(browser.driver().getPageSource().contains("no longer parked"));
         assertTrue(browser.driver().findElement(By.cssSelector(".timeline")).getText().contains("replayed by operator"));
