@@ -21,10 +21,11 @@ class BadConfigIT {
             "redrive.queues.q.backoff|-1ms|redrive.queues.q.backoff must not be negative",
             "redrive.queues.q.handler|nosuchbean|redrive.queues.q.handler names no handler",
             "redrive.queues.q.handler|http|redrive.queues.q.http.url is required when handler=http",
-            // Quarkus' own tracing durations, which the SDK turns into a long of nanoseconds: before,
-            // "ArithmeticException: long overflow" with tracing on, and nothing with it off.
+            // Quarkus' own tracing settings: before, with tracing on, "ArithmeticException: long overflow"
+            // (the SDK's nanoseconds) or "no larger power of 2 int" (its queue), and nothing with it off.
             "quarkus.otel.bsp.export.timeout|999999999d|quarkus.otel.bsp.export.timeout must be between PT0S and PT1H (got 999999999d)",
             "quarkus.otel.bsp.schedule.delay|-1s|quarkus.otel.bsp.schedule.delay must be between PT0S and PT1H (got -1s)",
+            "quarkus.otel.bsp.max.queue.size|2000000000|quarkus.otel.bsp.max.queue.size must be between 1 and 1048576 (got 2000000000)",
     })
     void startUpStopsWithAMessageNamingTheProperty(String property, String value, String message) {
         try (RedisServer redis = new RedisServer().start()) {
