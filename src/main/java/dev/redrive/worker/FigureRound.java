@@ -2,7 +2,9 @@ package dev.redrive.worker;
 
 import java.util.List;
 import java.util.Map;
+import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 import org.jboss.logging.Logger;
@@ -18,6 +20,11 @@ import dev.redrive.time.Timers;
  * call per hash slot): the gauges, and each queue's pending summary for its retry scheduler and
  * stall reclaimer, which look at pages of the PEL only when the summary says there is something
  * for them. A thousand idle queues cost one call per interval, not thousands.
+ *
+ * <p>One round at a time, each given up after {@code redrive.redis-timeout}: rounds that overlapped
+ * could end out of order (a round sent before Redis died answered after a later one had failed,
+ * so the outage was logged as over and then as begun again), and a frozen Redis piled up one round
+ * per interval on the pool's connections.
  */
 final class FigureRound {
 
@@ -30,13 +37,16 @@ final class FigureRound {
     private final Timers time;
     private final Map<String, Consumer<StreamInfo.Figures>> observers = new ConcurrentHashMap<>();
     private final OutageLog outage = new OutageLog(LOG, "refreshing the queues' gauges");
+    private final Duration limit;
+    private final AtomicBoolean running = new AtomicBoolean();
 
-    FigureRound(List<QueueSpec> specs, StreamInfo streams, Map<String, QueueMetrics> metrics, Timers time) {
+    FigureRound(List<QueueSpec> specs, StreamInfo streams, Map<String, QueueMetrics> metrics, Timers time, Duration limit) {
         this.specs = specs;
         this.keys = specs.stream().map(s -> new StreamInfo.QueueKeys(s.stream(), s.group(), s.deadLetters())).toList();
         this.streams = streams;
         this.metrics = metrics;
         this.time = time;
+        this.limit = limit;
     }
 
     /** Hands each round's figures of {@code queue} to {@code observer} too. */
@@ -44,13 +54,25 @@ final class FigureRound {
         observers.put(queue, observer);
     }
 
-    void refresh() {
-        streams.figures(keys).subscribe().with(all -> {
-            outage.worked();
-            for (int i = 0; i < all.size(); i++) {
-                apply(specs.get(i).name(), all.get(i));
+    /** Starts a round, unless the previous one still runs: whether it started one. */
+    boolean refresh() {
+        if (!running.compareAndSet(false, true)) {
+            return false;
+        }
+        streams.figures(keys).ifNoItem().after(limit).fail().subscribe().with(all -> {
+            try {
+                outage.worked();
+                for (int i = 0; i < all.size(); i++) {
+                    apply(specs.get(i).name(), all.get(i));
+                }
+            } finally {
+                running.set(false);
             }
-        }, outage::failed);
+        }, error -> {
+            outage.failed(error);
+            running.set(false);
+        });
+        return true;
     }
 
     private void apply(String queue, StreamInfo.Figures f) {

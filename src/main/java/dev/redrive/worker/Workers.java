@@ -110,7 +110,7 @@ public class Workers implements QueueStates {
         }
         consumer = identity.consumer();
         probes = new ProbeTimers(time);
-        figures = new FigureRound(List.copyOf(queues.queues().values()), streams, metrics, time);
+        figures = new FigureRound(List.copyOf(queues.queues().values()), streams, metrics, time, config.redisTimeout());
         for (QueueSpec spec : queues.queues().values()) {
             metrics.put(spec.name(), new QueueMetrics(registry, spec.name(), spec.stream(), spec.deadLetters()));
             deadLetters.expectParks(spec.name());

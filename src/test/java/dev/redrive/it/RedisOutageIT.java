@@ -8,7 +8,6 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import dev.redrive.testing.Await;
 import dev.redrive.testing.Downstream;
 import dev.redrive.testing.RedisServer;
 import dev.redrive.testing.RedriveProcess;
@@ -35,10 +34,10 @@ class RedisOutageIT {
             service.awaitReady(Duration.ofSeconds(60));
             redis.kill();
             // The reader tries again once a second, quietly (DEBUG): three tries span 20 or more gauge rounds.
-            Await.until("the outage to outlast three tries of the reader", Duration.ofSeconds(30),
+            service.await("the outage to outlast three tries of the reader", Duration.ofSeconds(30),
                     () -> service.logLines("waiting for new entries of group redrive still fails") >= 3);
             redis.start();
-            Await.until("the reader and the gauges to log that Redis is back", Duration.ofSeconds(30),
+            service.await("the reader and the gauges to log that Redis is back", Duration.ofSeconds(30),
                     () -> service.logLines("waiting for new entries of group redrive works again") == 1
                             && service.logLines("refreshing the queues' gauges works again") == 1);
             assertEquals(1, service.logLines("waiting for new entries of group redrive failed"), service.output());

@@ -193,6 +193,15 @@ public final class RedriveProcess implements AutoCloseable {
         }
     }
 
+    /** {@link Await#until}, failing with the service's log: what a timeout in CI needs to be read. */
+    public void await(String what, Duration bound, java.util.function.BooleanSupplier condition) {
+        try {
+            Await.until(what, bound, condition);
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; the service's log:\n" + output(), e);
+        }
+    }
+
     /** How many lines of the log so far contain {@code text}. */
     public long logLines(String text) {
         return output().lines().filter(line -> line.contains(text)).count();
