@@ -74,10 +74,7 @@ class FigureRoundTest {
         } finally {
             RedisResource.server().resume();
         }
-        Await.until("the round to be answered", () -> answered.get() == 1);
-        Await.until("the next round to start", round::refresh);
-        Await.until("the next round to be answered", () -> answered.get() == 2);
-        assertEquals(2, answered.get(), "one answer per round started, none from a round that was not started");
+        answeredThenOneMore("the round");
     }
 
     @Test
@@ -90,9 +87,14 @@ class FigureRoundTest {
         } finally {
             RedisResource.server().resume();
         }
-        Await.until("the second round to be answered", () -> answered.get() == 1);
-        Await.until("a third round to start", round::refresh);
-        Await.until("the third round to be answered", () -> answered.get() == 2);
-        assertEquals(2, answered.get(), "the round that gave up is not answered late");
+        answeredThenOneMore("the second round (the first gave up and is never answered)");
+    }
+
+    /** {@code what} is answered once, then one more round starts and is answered: one answer per round started. */
+    void answeredThenOneMore(String what) {
+        Await.until(what + " to be answered", () -> answered.get() == 1);
+        Await.until("the next round to start", round::refresh);
+        Await.until("the next round to be answered", () -> answered.get() == 2);
+        assertEquals(2, answered.get(), "one answer per round started, none late");
     }
 }
