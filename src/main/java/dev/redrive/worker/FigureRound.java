@@ -1,8 +1,8 @@
 package dev.redrive.worker;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -14,6 +14,7 @@ import dev.redrive.job.EntryIds;
 import dev.redrive.observe.QueueMetrics;
 import dev.redrive.redis.StreamInfo;
 import dev.redrive.time.Timers;
+import io.smallrye.mutiny.Uni;
 
 /**
  * Every {@code redrive.gauge-interval}, the figures of every queue in one round (one figures.lua
@@ -59,7 +60,8 @@ final class FigureRound {
         if (!running.compareAndSet(false, true)) {
             return false;
         }
-        streams.figures(keys).ifNoItem().after(limit).fail().subscribe().with(all -> {
+        // Deferred: a failure to even build the call ends the round like any other, never leaves it running.
+        Uni.createFrom().deferred(() -> streams.figures(keys)).ifNoItem().after(limit).fail().subscribe().with(all -> {
             try {
                 outage.worked();
                 for (int i = 0; i < all.size(); i++) {
