@@ -50,6 +50,7 @@ public class ProblemMappers {
             case NO_PROPOSAL -> Problem.of(404, "no-such-proposal", "No such redrive proposal", e.getMessage());
             case PROPOSAL_DECIDED -> Problem.of(409, "proposal-decided", "Proposal already decided", e.getMessage());
             case OWN_PROPOSAL -> Problem.of(403, "own-proposal", "Proposer may not decide", e.getMessage());
+            case APPROVAL_REQUIRED -> Problem.of(403, "approval-required", "Propose instead", e.getMessage());
         };
         if (problem.status() == 503) {
             return Response.fromResponse(problem.response()).header("Retry-After", Long.toString(retryAfterSeconds())).build();

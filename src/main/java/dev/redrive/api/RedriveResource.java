@@ -17,9 +17,6 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import dev.redrive.config.RedriveConfig;
-import dev.redrive.redrive.Proposal;
-import dev.redrive.redrive.Proposals;
 import dev.redrive.redrive.RedriveSpec;
 import dev.redrive.redrive.RedriveStatus;
 import dev.redrive.redrive.RedriveTasks;
@@ -37,12 +34,6 @@ public class RedriveResource {
 
     @Inject
     RedriveTasks redrives;
-
-    @Inject
-    Proposals proposals;
-
-    @Inject
-    RedriveConfig config;
 
     @Inject
     Callers callers;
@@ -74,11 +65,11 @@ public class RedriveResource {
     @APIResponse(responseCode = "400", description = "Malformed body or filter")
     public Response start(@PathParam("dlq") String dlq, byte[] body) {
         RedriveSpec spec = RedriveBody.spec(bodies.read(body), true);
-        if (config.redrives().requireApproval() && !spec.dryRun()) {
-            Proposal proposal = proposals.propose(dlq, spec, callers.name());
-            return Response.accepted(proposal).location(Requests.location(dlq, "proposals", proposal.id())).build();
+        RedriveTasks.Requested done = redrives.request(dlq, spec, callers.name());
+        if (done instanceof RedriveTasks.Proposed p) {
+            return Response.accepted(p.proposal()).location(Requests.location(dlq, "proposals", p.proposal().id())).build();
         }
-        RedriveStatus status = redrives.start(dlq, spec, callers.name());
+        RedriveStatus status = ((RedriveTasks.Started) done).task();
         return Response.accepted(status).location(Requests.location(dlq, "redrives", status.id())).build();
     }
 

@@ -33,7 +33,8 @@ import io.smallrye.common.annotation.Blocking;
 /**
  * Bulk redrives from the console: start one of a filter or a cause (dry run, pace, canary, most
  * re-failures), watch its progress and the canary's verdict live, cancel it. Through
- * {@link RedriveTasks}, like {@code POST /dlq/{dlq}/redrives}: the same task, runner and audit.
+ * {@link RedriveTasks#request}, like {@code POST /dlq/{dlq}/redrives}: the same task, runner and
+ * audit, and the same approval rule (with require-approval the form lands on the proposal it made).
  */
 @Path(ConsoleUrls.ROOT + "/dlq/{dlq}/redrives")
 @Produces(MediaType.TEXT_HTML)
@@ -92,8 +93,11 @@ public class RedrivePages {
         everythingOnlyIfAsked(filter, all);
         RedriveSpec spec = RedriveSpecs.of(selection, number("maxPerSecond", maxPerSecond), dryRun(dryRun),
                 number("canary", canary), rate(maxRefailRate), note == null || note.isBlank() ? null : note.trim());
-        RedriveStatus started = redrives.start(dlq, spec, callers.name());
-        return Response.seeOther(URI.create(ConsoleUrls.redrive(dlq, started.id()))).build();
+        RedriveTasks.Requested done = redrives.request(dlq, spec, callers.name());
+        if (done instanceof RedriveTasks.Proposed p) {
+            return Response.seeOther(URI.create(ConsoleUrls.proposal(dlq, p.proposal().id()))).build();
+        }
+        return Response.seeOther(URI.create(ConsoleUrls.redrive(dlq, ((RedriveTasks.Started) done).task().id()))).build();
     }
 
     @GET

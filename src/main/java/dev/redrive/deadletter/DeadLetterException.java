@@ -42,7 +42,9 @@ public class DeadLetterException extends RuntimeException {
         /** The proposal was approved or rejected before, or expired: it is decided once. */
         PROPOSAL_DECIDED,
         /** The caller proposed it: someone else must approve or reject it. */
-        OWN_PROPOSAL
+        OWN_PROPOSAL,
+        /** With redrive.redrives.require-approval, a redrive that moves entries must be proposed, not started. */
+        APPROVAL_REQUIRED
     }
 
     private final Reason reason;

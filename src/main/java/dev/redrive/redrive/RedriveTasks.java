@@ -7,6 +7,7 @@ import jakarta.inject.Inject;
 
 import org.jboss.logging.Logger;
 
+import dev.redrive.config.RedriveConfig;
 import dev.redrive.deadletter.DeadLetterException;
 import dev.redrive.deadletter.DeadLetterReader;
 
@@ -16,6 +17,12 @@ import dev.redrive.deadletter.DeadLetterReader;
  * slot ({@link RedriveTask}), so any process can report it, cancel it or take it over; this
  * process' {@link RedriveRunner} runs the ones it starts. Every method blocks: the API calls them
  * on worker threads.
+ *
+ * <p>The one owner of redrive.redrives.require-approval: every door (REST, the console's forms,
+ * MCP) starts a redrive through {@link #request} or {@link #start}, and {@link #start} refuses a
+ * redrive that moves entries while approval is required, so a door that forgets to ask can only
+ * fail, never walk around the second person. An approved proposal starts its task through
+ * {@link Proposals#approve}, the one way past the rule.
  */
 @ApplicationScoped
 public class RedriveTasks {
@@ -37,13 +44,50 @@ public class RedriveTasks {
     @Inject
     RedisWait wait;
 
+    @Inject
+    Proposals proposals;
+
+    @Inject
+    RedriveConfig config;
+
+    /** What asking for a redrive did: started it, or (approval required) proposed it to another operator. */
+    public sealed interface Requested {
+    }
+
+    public record Started(RedriveStatus task) implements Requested {
+    }
+
+    public record Proposed(Proposal proposal) implements Requested {
+    }
+
+    /**
+     * An operator's request for a redrive: started at once, or, when redrive.redrives.require-approval
+     * is on and it would move entries (not a dry run), proposed instead, for another operator to approve.
+     */
+    public Requested request(String dlq, RedriveSpec spec, String actor) {
+        if (approvalRequired(spec)) {
+            return new Proposed(proposals.propose(dlq, spec, actor));
+        }
+        return new Started(start(dlq, spec, actor));
+    }
+
+    private boolean approvalRequired(RedriveSpec spec) {
+        return config.redrives().requireApproval() && !spec.dryRun();
+    }
+
     /**
      * Starts a redrive of what {@code spec} selects among the entries parked so far (jobs that come
      * back during the task are not moved again by it); 409 while another one of the stream is
-     * unfinished.
+     * unfinished; 403 (approval-required) when the redrive would move entries and
+     * redrive.redrives.require-approval is on: it must be proposed ({@link #request}).
      */
     public RedriveStatus start(String dlq, RedriveSpec spec, String actor) {
         deadLetters.requireKnown(dlq);
+        if (approvalRequired(spec)) {
+            throw new DeadLetterException(DeadLetterException.Reason.APPROVAL_REQUIRED, "every bulk redrive needs a "
+                    + "second person's approval (redrive.redrives.require-approval): propose it (POST /dlq/.../proposals, "
+                    + "the console's forms or MCP propose_redrive), and another dlq-operator approves it");
+        }
         String id = UUID.randomUUID().toString();
         String until = wait.on(deadLetters.newestId(dlq));
         store.create(RedriveTask.begun(id, dlq, store.json(spec.filter()), spec, until, actor, store.now()));

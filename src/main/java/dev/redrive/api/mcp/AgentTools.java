@@ -166,9 +166,8 @@ public class AgentTools {
     }
 
     private Object redrive(JsonNode args) {
-        String why = config.redrives().requireApproval()
-                ? "every bulk redrive needs a second person's approval (redrive.redrives.require-approval)"
-                : !config.agents().mayRedrive() ? "agents may not start redrives (redrive.agents.may-redrive is false)"
+        // The approval rule is RedriveTasks.start's (403 approval-required); this is the agents' own.
+        String why = !config.agents().mayRedrive() ? "agents may not start redrives (redrive.agents.may-redrive is false)"
                 : !callers.has(Roles.AUTOMATION) ? "only a dlq-automation caller may start a redrive through MCP"
                 : null;
         if (why != null) {
