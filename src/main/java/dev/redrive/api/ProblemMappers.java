@@ -119,6 +119,12 @@ public class ProblemMappers {
                             + "trail before repeating it (a replay with an Idempotency-Key is safe to repeat)")
                     .response()).header("Retry-After", Long.toString(seconds)).build();
         }
+        if (RedisFailures.wrongType(e)) {
+            LOG.warnf("answered 409: a key holds another type of value than redrive keeps there (%s)", e.getMessage());
+            return Problem.of(409, "wrong-key-type", "A key holds another type of value",
+                    "a key of this dead-letter stream holds another type of value than redrive keeps there (" + e.getMessage()
+                            + "); see RUNBOOK, \"A key of the wrong type\"").response();
+        }
         LOG.error("request failed unexpectedly", e);
         return Problem.of(500, "internal", "Internal error", "the request failed on the server; see its log").response();
     }

@@ -67,9 +67,11 @@ public class ProposalResource {
     @Operation(summary = "Propose a bulk redrive",
             description = "Body: a redrive's ({\"filter\": {...}, \"maxPerSecond\": 100, \"canary\": 0, "
                     + "\"maxRefailRate\": 0.5, \"note\": \"why\"}; no dryRun). Nothing moves: the answer is the proposal, "
-                    + "state \"proposed\", with matched (the entries the filter selects now, counted through at most "
-                    + "redrive.proposals.count-limit entries; matchedComplete false when it stopped there) and "
-                    + "expiresAt (after redrive.proposals.ttl). Another dlq-operator approves it.")
+                    + "state \"proposed\", with until (the stream's newest entry id now: the proposal covers what was "
+                    + "parked until it, never what is parked later), matched (the entries the filter selects through until, "
+                    + "counted through at most redrive.proposals.count-limit entries; matchedComplete false when it "
+                    + "stopped there) and expiresAt (after redrive.proposals.ttl, on Redis' clock). Another dlq-operator "
+                    + "approves it.")
     @APIResponse(responseCode = "201", description = "Proposed; the Location is the proposal")
     @APIResponse(responseCode = "409", description = "A key the proposal is written to holds another type of value "
             + "(wrong-key-type; nothing written)")
@@ -101,7 +103,9 @@ public class ProposalResource {
     @RolesAllowed({ Roles.VIEWER, Roles.OPERATOR, Roles.AUTOMATION })
     @Operation(summary = "One proposal",
             description = "state (proposed, approved, rejected, expired), who decided and when (decidedBy, "
-                    + "decidedAt, decisionNote) and, once approved, the redrive task it started (task).")
+                    + "decidedAt, decisionNote) and, once approved, the redrive task it started (task). While it waits, "
+                    + "parkedSince (count, complete, detail): the matching entries parked after it, which it does not "
+                    + "include; propose again to include them.")
     @APIResponse(responseCode = "200", description = "The proposal")
     public Proposal get(@PathParam("dlq") String dlq, @PathParam("id") String id) {
         return proposals.get(dlq, id(id));
@@ -113,7 +117,7 @@ public class ProposalResource {
     @RolesAllowed(Roles.OPERATOR)
     @Operation(summary = "Approve a proposal and start its redrive",
             description = "Body: optional {\"note\": \"why\"}. Only a dlq-operator who did not propose it. Starts the "
-                    + "redrive exactly as proposed (canary first) and answers with the proposal, its task set; poll "
+                    + "redrive exactly as proposed (canary first; only entries up to its until) and answers with the proposal, its task set; poll "
                     + "the Location (the task). Decided once: of two approvers at once one starts the task, the "
                     + "other gets 409.")
     @APIResponse(responseCode = "202", description = "Approved; the redrive started")

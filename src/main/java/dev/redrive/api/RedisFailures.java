@@ -35,6 +35,21 @@ final class RedisFailures {
     private RedisFailures() {
     }
 
+    /**
+     * Whether Redis answered WRONGTYPE: a key redrive reads or writes holds another type of value
+     * (a person or another program wrote it). Scripts that write check their keys' types before the
+     * first write, so a write refused this way changed nothing; either way it is the caller's 409,
+     * not a bug's 500.
+     */
+    static boolean wrongType(Throwable failure) {
+        for (Throwable e = failure; e != null; e = e.getCause() == e ? null : e.getCause()) {
+            if (e instanceof Response reply && reply.type() == ResponseType.ERROR) {
+                return e.getMessage() != null && e.getMessage().contains("WRONGTYPE");
+            }
+        }
+        return false;
+    }
+
     static boolean unavailable(Throwable failure) {
         for (Throwable e = failure; e != null; e = e.getCause() == e ? null : e.getCause()) {
             // Jackson's exceptions are IOExceptions too, but say the service wrote or read JSON wrongly.

@@ -29,6 +29,7 @@ import dev.redrive.deadletter.DeadLetterReader;
 import dev.redrive.deadletter.EntryFilter;
 import dev.redrive.deadletter.Excerpt;
 import dev.redrive.deadletter.RecordField;
+import dev.redrive.redrive.FourEyes;
 import dev.redrive.redrive.Proposal;
 import dev.redrive.redrive.Proposals;
 import io.quarkus.qute.TemplateInstance;
@@ -74,7 +75,7 @@ public class ProposalPages {
      * @param causeEntriesUrl that cause's entries, or null
      * @param decideBlocked   why this user's Approve and Reject are disabled, or null when they are not
      */
-    public record View(Proposal p, List<String> filter, Proposals.Matches now, List<Sample> samples, String url,
+    public record View(Proposal p, List<String> filter, List<Sample> samples, String url,
             String causesUrl, String listUrl, String taskUrl, String causeUrl, String causeEntriesUrl,
             String decideBlocked) {
     }
@@ -103,8 +104,8 @@ public class ProposalPages {
         String fingerprint = p.filter().fingerprint();
         String blocked = !p.open() ? null
                 : !me.operator() ? "only a dlq-operator approves or rejects"
-                : me.user().equals(p.proposedBy()) ? "you proposed it: another operator decides (four eyes)" : null;
-        return ConsoleTemplates.proposal(me, new View(p, describe(p.filter()), proposals.count(dlq, p.filter()), samples,
+                : FourEyes.samePerson(me.user(), p.proposedBy()) ? "you proposed it: another operator decides (four eyes)" : null;
+        return ConsoleTemplates.proposal(me, new View(p, describe(p.filter()), samples,
                 ConsoleUrls.proposal(dlq, p.id()), ConsoleUrls.causes(dlq), ConsoleUrls.proposals(dlq),
                 p.task() == null ? null : ConsoleUrls.redrive(dlq, p.task()),
                 fingerprint == null ? null : ConsoleUrls.cause(dlq, fingerprint),

@@ -60,10 +60,10 @@ public class LuaScripts {
         REDRIVE_MOVE("redrive-move.lua", 2, FIXED_KEYS, MOVED, CHANGED),
         READ_ENTRIES("read-entries.lua", 1, FIXED_KEYS),
         READ_VALUE("read-value.lua", 1, FIXED_KEYS, VALUE, GONE, NO_FIELD),
-        PROPOSAL_CREATE("proposal-create.lua", 3, FIXED_KEYS, CREATED, WRONG_TYPE),
-        PROPOSAL_APPROVE("proposal-approve.lua", 6, FIXED_KEYS, APPROVED, GONE, DECIDED, EXPIRED, OWN, RUNNING, CHANGED,
+        PROPOSAL_CREATE("proposal-create.lua", 4, FIXED_KEYS, CREATED, WRONG_TYPE),
+        PROPOSAL_APPROVE("proposal-approve.lua", 7, FIXED_KEYS, APPROVED, GONE, DECIDED, EXPIRED, OWN, RUNNING, CHANGED,
                 WRONG_TYPE),
-        PROPOSAL_REJECT("proposal-reject.lua", 2, FIXED_KEYS, REJECTED, GONE, DECIDED, EXPIRED, OWN, WRONG_TYPE);
+        PROPOSAL_REJECT("proposal-reject.lua", 3, FIXED_KEYS, REJECTED, GONE, DECIDED, EXPIRED, OWN, WRONG_TYPE);
 
         final String file;
         /** KEYS[1..keys] always; more after them only when {@link #moreKeys}. */

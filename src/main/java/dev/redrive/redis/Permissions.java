@@ -25,7 +25,7 @@ public class Permissions {
     /** Commands that take no key. */
     private static final List<List<String>> KEYLESS = List.of(List.of("PING"), List.of("CLIENT", "ID"),
             List.of("CLIENT", "UNBLOCK", "1"), List.of("EVALSHA", "0000000000000000000000000000000000000000", "0"),
-            List.of("EVAL", "return 1", "0"));
+            List.of("EVAL", "return 1", "0"), List.of("TIME"));
 
     /** Commands on a key, K standing for it (a queue's stream, its dead-letter stream, and the keys of their slots). */
     private static final List<List<String>> ON_KEY = List.of(

@@ -13,11 +13,29 @@ import dev.redrive.deadletter.EntryFilter;
  *
  * @param matched         entries the filter selected when it was proposed
  * @param matchedComplete false when counting stopped at redrive.proposals.count-limit: matched is then a lower bound
+ * @param until           the stream's newest entry id when it was proposed ("0-0": it was empty): the approved
+ *                        redrive moves nothing parked after it, so an approver approves what was proposed
  * @param task            the redrive task the approval started, once approved
+ * @param parkedSince     while it waits, the matching entries parked after it, which it does not include; else null
  */
 public record Proposal(String id, String dlq, String state, EntryFilter filter, int maxPerSecond, int canary,
         double maxRefailRate, String note, String proposedBy, Instant proposedAt, Instant expiresAt, long matched,
-        boolean matchedComplete, String decidedBy, Instant decidedAt, String decisionNote, String task) {
+        boolean matchedComplete, String until, String decidedBy, Instant decidedAt, String decisionNote, String task,
+        ParkedSince parkedSince) {
+
+    /**
+     * Entries the proposal's filter selects that were parked after it was made: not in it.
+     *
+     * @param complete false when counting stopped at redrive.proposals.count-limit: count is then a lower bound
+     */
+    public record ParkedSince(long count, boolean complete, String detail) {
+
+        static ParkedSince of(long count, boolean complete) {
+            return new ParkedSince(count, complete, count == 0 ? "no matching entry was parked since it was proposed"
+                    : (complete ? "" : "at least ") + count + " matching entries were parked since it was proposed and "
+                            + "are not in it; propose again to include them");
+        }
+    }
 
     /** The redrive the proposal asks for, exactly as it will run once approved. */
     public RedriveSpec spec() {
@@ -28,14 +46,30 @@ public record Proposal(String id, String dlq, String state, EntryFilter filter, 
         return ProposalState.PROPOSED.wire.equals(state);
     }
 
-    static Proposal made(String id, String dlq, RedriveSpec spec, String by, Instant at, Instant expires,
-            long matched, boolean complete) {
+    /** A proposal not stored yet: its time and expiry are proposal-create.lua's, on Redis' clock ({@link #at}). */
+    static Proposal made(String id, String dlq, RedriveSpec spec, String by, String until, long matched,
+            boolean complete) {
         return new Proposal(id, dlq, ProposalState.PROPOSED.wire, spec.filter(), spec.maxPerSecond(), spec.canary(),
-                spec.maxRefailRate(), spec.note() == null ? "" : spec.note(), by, at, expires, matched, complete, null,
-                null, null, null);
+                spec.maxRefailRate(), spec.note() == null ? "" : spec.note(), by, null, null, matched, complete, until,
+                null, null, null, null, null);
     }
 
-    /** The fields a new proposal's hash holds; filterJson is {@link #filter} as the task store writes it. */
+    /** This proposal as stored at {@code at} (Redis' clock), waiting for a decision until {@code expires}. */
+    Proposal at(Instant at, Instant expires) {
+        return new Proposal(id, dlq, state, filter, maxPerSecond, canary, maxRefailRate, note, proposedBy, at, expires,
+                matched, matchedComplete, until, decidedBy, decidedAt, decisionNote, task, parkedSince);
+    }
+
+    Proposal with(ParkedSince since) {
+        return new Proposal(id, dlq, state, filter, maxPerSecond, canary, maxRefailRate, note, proposedBy, proposedAt,
+                expiresAt, matched, matchedComplete, until, decidedBy, decidedAt, decisionNote, task, since);
+    }
+
+    /**
+     * The fields a new proposal's hash holds but its time and expiry (proposal-create.lua's);
+     * filterJson is {@link #filter} as the task store writes it. proposer-key is the proposer's
+     * name as {@link FourEyes} compares it, which the decision scripts compare with the decider's.
+     */
     Map<String, String> toHash(String filterJson) {
         Map<String, String> hash = new LinkedHashMap<>();
         hash.put("id", id);
@@ -47,16 +81,21 @@ public record Proposal(String id, String dlq, String state, EntryFilter filter, 
         hash.put("max-refail-rate", Double.toString(maxRefailRate));
         hash.put("note", note);
         hash.put("proposed-by", proposedBy);
-        hash.put("proposed-at", Long.toString(proposedAt.toEpochMilli()));
-        hash.put("expires-at", Long.toString(expiresAt.toEpochMilli()));
+        hash.put("proposer-key", FourEyes.key(proposedBy));
         hash.put("matched", Long.toString(matched));
         hash.put("matched-complete", Boolean.toString(matchedComplete));
+        hash.put("until", until);
         return hash;
     }
 
-    /** The proposal from its hash, as it stands at {@code now}: an undecided one past its expiry is expired. */
+    /**
+     * The proposal from its hash, as it stands at {@code now} (Redis' clock, as the decision scripts
+     * read it): an undecided one past its expiry is expired. One made before until was kept covers
+     * what was parked up to its time (stream ids are Redis' milliseconds too).
+     */
     static Proposal fromHash(Map<String, String> hash, EntryFilter filter, Instant now) {
         Instant expires = millis(hash.get("expires-at"));
+        String until = hash.getOrDefault("until", hash.get("proposed-at") + "-" + Long.toUnsignedString(-1L));
         ProposalState state = ProposalState.of(hash.get("state"));
         if (state == ProposalState.PROPOSED && !now.isBefore(expires)) {
             state = ProposalState.EXPIRED;
@@ -65,8 +104,8 @@ public record Proposal(String id, String dlq, String state, EntryFilter filter, 
                 Integer.parseInt(hash.get("max-per-second")), Integer.parseInt(hash.get("canary")),
                 Double.parseDouble(hash.get("max-refail-rate")), hash.getOrDefault("note", ""), hash.get("proposed-by"),
                 millis(hash.get("proposed-at")), expires, Long.parseLong(hash.get("matched")),
-                Boolean.parseBoolean(hash.get("matched-complete")), hash.get("decided-by"),
-                millis(hash.get("decided-at")), hash.get("decision-note"), hash.get("task"));
+                Boolean.parseBoolean(hash.get("matched-complete")), until, hash.get("decided-by"),
+                millis(hash.get("decided-at")), hash.get("decision-note"), hash.get("task"), null);
     }
 
     private static Instant millis(String value) {

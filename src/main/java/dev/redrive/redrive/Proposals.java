@@ -18,7 +18,9 @@ import dev.redrive.deadletter.DeadLetterReader;
 import dev.redrive.deadletter.EntryFilter;
 import dev.redrive.deadletter.Page;
 import dev.redrive.redis.LuaScripts;
+import dev.redrive.job.EntryIds;
 import dev.redrive.redis.RedisKeys;
+import dev.redrive.redis.RedisTime;
 import dev.redrive.redis.ScriptReply;
 import dev.redrive.redis.TaskHashes;
 import io.smallrye.mutiny.Uni;
@@ -76,29 +78,38 @@ public class Proposals {
     @Inject
     RedriveConfig config;
 
-    /** Stores a proposal of {@code spec} (never a dry run) with what it matches now; moves nothing. */
+    @Inject
+    RedisTime time;
+
+    /**
+     * Stores a proposal of {@code spec} (never a dry run) with what it matches now; moves nothing.
+     * Its scope is frozen: it covers what was parked until now (the stream's newest id, kept as its
+     * until), so its approval moves what its approver saw proposed and nothing parked later.
+     */
     public Proposal propose(String dlq, RedriveSpec spec, String actor) {
         deadLetters.requireKnown(dlq);
         if (spec.dryRun()) {
             throw new IllegalArgumentException("a dry run moves nothing: it needs no approval");
         }
-        Matches matches = count(dlq, spec.filter());
-        Instant now = store.now();
-        Proposal proposal = Proposal.made(UUID.randomUUID().toString(), dlq, spec, actor, now,
-                now.plus(config.proposals().ttl()), matches.matched(), matches.complete());
+        String newest = wait.on(deadLetters.newestId(dlq));
+        String until = newest == null ? "0-0" : newest;
+        Matches matches = count(dlq, spec.filter(), null, until);
+        Proposal draft = Proposal.made(UUID.randomUUID().toString(), dlq, spec, actor, until, matches.matched(),
+                matches.complete());
         long keep = config.proposals().ttl().plus(config.replay().redriveRetention()).toMillis();
-        List<String> args = new ArrayList<>(List.of(proposal.id(), Long.toString(now.toEpochMilli()),
-                Long.toString(keep), Long.toString(now.toEpochMilli() - keep),
-                Long.toString(proposal.expiresAt().toEpochMilli())));
-        proposal.toHash(store.json(spec.filter())).forEach((name, value) -> {
+        List<String> args = new ArrayList<>(List.of(draft.id(), Long.toString(config.proposals().ttl().toMillis()),
+                Long.toString(keep)));
+        draft.toHash(store.json(spec.filter())).forEach((name, value) -> {
             args.add(name);
             args.add(value);
         });
         ScriptReply created = wait.on(scripts.call(LuaScripts.Script.PROPOSAL_CREATE,
-                List.of(RedisKeys.proposal(dlq, proposal.id()), RedisKeys.proposals(dlq), RedisKeys.waitingProposals(dlq)),
+                List.of(RedisKeys.proposal(dlq, draft.id()), RedisKeys.proposals(dlq), RedisKeys.waitingProposals(dlq),
+                        RedisKeys.audit(dlq)),
                 args));
-        refuseUnless(ScriptReply.Code.CREATED, created, dlq, proposal.id(), "propose");
-        store.audit(dlq, "proposal", actor, proposal.note(), Map.of("proposal", proposal.id()));
+        refuseUnless(ScriptReply.Code.CREATED, created, dlq, draft.id(), "propose");
+        Instant at = Instant.ofEpochMilli(Long.parseLong(created.text(1)));
+        Proposal proposal = draft.at(at, at.plus(config.proposals().ttl()));
         LOG.infof("%s proposed redrive %s of %s (%d matched now, %d/s, canary %d); another operator approves it with "
                 + "POST /dlq/.../proposals/%s/approve", actor, proposal.id(), dlq, matches.matched(),
                 spec.maxPerSecond(), spec.canary(), proposal.id());
@@ -111,24 +122,45 @@ public class Proposals {
      */
     public Matches count(String dlq, EntryFilter filter) {
         deadLetters.requireKnown(dlq);
+        return count(dlq, filter, null, null);
+    }
+
+    /** Like {@link #count(String, EntryFilter)}, of the entries after {@code after} (null: from the oldest) up to {@code until} (null: the newest). */
+    private Matches count(String dlq, EntryFilter filter, String after, String until) {
         long matched = 0;
         long examined = 0;
-        String after = null;
         int limit = config.proposals().countLimit();
         do {
             Page<String> page = wait.on(deadLetters.matchPage(dlq, filter, after));
-            matched += page.items().size();
+            for (String id : page.items()) {
+                if (until != null && EntryIds.compare(id, until) > 0) {
+                    return new Matches(matched, true);
+                }
+                matched++;
+            }
             examined += Math.max(1, page.examined());
             after = page.next();
+            if (until != null && after != null && EntryIds.compare(after, until) >= 0) {
+                return new Matches(matched, true);
+            }
         } while (after != null && examined < limit);
         return new Matches(matched, after == null);
     }
 
+    /**
+     * The proposal; while it waits, with the matching entries parked since it was made, which it
+     * does not include ({@link Proposal.ParkedSince}).
+     */
     public Proposal get(String dlq, String id) {
         deadLetters.requireKnown(dlq);
-        return find(dlq, id).orElseThrow(() -> new DeadLetterException(DeadLetterException.Reason.NO_PROPOSAL,
+        Proposal proposal = find(dlq, id).orElseThrow(() -> new DeadLetterException(DeadLetterException.Reason.NO_PROPOSAL,
                 "no proposal " + id + " of " + dlq + " (one is kept for " + config.replay().redriveRetention()
                         + " after it expires)"));
+        if (!proposal.open()) {
+            return proposal;
+        }
+        Matches since = count(dlq, proposal.filter(), proposal.until(), null);
+        return proposal.with(Proposal.ParkedSince.of(since.matched(), since.complete()));
     }
 
     /** Up to {@code count} proposals of the stream, newest first, from cursor {@code after} (null: the newest). */
@@ -148,7 +180,7 @@ public class Proposals {
      * to {@link #WAITING_LIMIT}: one range read of the waiting set. Does not block.
      */
     public Uni<Waiting> waiting(String dlq) {
-        return hashes.waitingProposalIds(dlq, store.now().toEpochMilli(), WAITING_LIMIT + 1)
+        return time.now().flatMap(now -> hashes.waitingProposalIds(dlq, now.toEpochMilli(), WAITING_LIMIT + 1))
                 .map(ids -> new Waiting(Math.min(ids.size(), WAITING_LIMIT), ids.size() > WAITING_LIMIT));
     }
 
@@ -157,7 +189,10 @@ public class Proposals {
      * {@link #WAITING_LIMIT}: the range read and one read of each. Does not block.
      */
     public Uni<List<Proposal>> waitingProposals(String dlq) {
-        Instant now = store.now();
+        return time.now().flatMap(now -> waitingAt(dlq, now));
+    }
+
+    private Uni<List<Proposal>> waitingAt(String dlq, Instant now) {
         return hashes.waitingProposalIds(dlq, now.toEpochMilli(), WAITING_LIMIT).flatMap(ids -> {
             if (ids.isEmpty()) {
                 return Uni.createFrom().item(List.<Proposal>of());
@@ -171,23 +206,24 @@ public class Proposals {
     }
 
     /**
-     * Approves the proposal and starts its redrive exactly as proposed (canary first); the
-     * proposal with its task. The script decides: of two approvers at once, one starts the task.
+     * Approves the proposal and starts its redrive exactly as proposed: its filter, pace and canary,
+     * and only what was parked until it was proposed (its until). The proposal with its task. The
+     * script decides, on Redis' clock, and writes both audit records (proposal-approve, and the
+     * redrive it starts): of two approvers at once, one starts the task.
      */
     public Proposal approve(String dlq, String id, String actor, String note) {
         Proposal proposal = get(dlq, id);
         String taskId = UUID.randomUUID().toString();
-        String until = wait.on(deadLetters.newestId(dlq));
         String taskNote = "proposal " + id + " by " + proposal.proposedBy()
                 + (proposal.note().isEmpty() ? "" : ": " + proposal.note());
         RedriveSpec spec = new RedriveSpec(proposal.filter(), proposal.maxPerSecond(), false, proposal.canary(),
                 proposal.maxRefailRate(), taskNote);
-        RedriveTask task = RedriveTask.begun(taskId, dlq, store.json(proposal.filter()), spec, until, actor, store.now());
-        ScriptReply reply = store.createApproved(task, RedisKeys.proposal(dlq, id), actor, note(note));
+        RedriveTask task = RedriveTask.begun(taskId, dlq, store.json(proposal.filter()), spec, proposal.until(), actor,
+                store.now());
+        ScriptReply reply = store.createApproved(task, RedisKeys.proposal(dlq, id), actor, FourEyes.key(actor), note(note));
         refuseUnless(ScriptReply.Code.APPROVED, reply, dlq, id, "approve");
-        store.audit(dlq, "proposal-approve", actor, note(note), Map.of("proposal", id, "task", taskId));
-        LOG.infof("%s approved proposal %s of %s by %s: redrive %s started", actor, id, dlq, proposal.proposedBy(),
-                taskId);
+        LOG.infof("%s approved proposal %s of %s by %s: redrive %s started", actor, id, dlq,
+                proposal.proposedBy(), taskId);
         runner.launch(dlq, taskId);
         return get(dlq, id);
     }
@@ -196,10 +232,9 @@ public class Proposals {
     public Proposal reject(String dlq, String id, String actor, String note) {
         get(dlq, id);
         ScriptReply reply = wait.on(scripts.call(LuaScripts.Script.PROPOSAL_REJECT,
-                List.of(RedisKeys.proposal(dlq, id), RedisKeys.waitingProposals(dlq)),
-                List.of(Long.toString(store.now().toEpochMilli()), actor, note(note))));
+                List.of(RedisKeys.proposal(dlq, id), RedisKeys.waitingProposals(dlq), RedisKeys.audit(dlq)),
+                List.of(actor, FourEyes.key(actor), note(note))));
         refuseUnless(ScriptReply.Code.REJECTED, reply, dlq, id, "reject");
-        store.audit(dlq, "proposal-reject", actor, note(note), Map.of("proposal", id));
         LOG.infof("%s rejected proposal %s of %s", actor, id, dlq);
         return get(dlq, id);
     }
@@ -209,7 +244,7 @@ public class Proposals {
         if (hash == null || hash.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(Proposal.fromHash(hash, store.filter(hash.get("filter"), "proposal " + id), store.now()));
+        return Optional.of(Proposal.fromHash(hash, store.filter(hash.get("filter"), "proposal " + id), wait.on(time.now())));
     }
 
     private static void refuseUnless(ScriptReply.Code done, ScriptReply reply, String dlq, String id, String act) {

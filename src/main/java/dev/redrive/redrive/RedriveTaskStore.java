@@ -68,9 +68,11 @@ class RedriveTaskStore {
      * Approves the proposal and stores its task in one step (proposal-approve.lua), by the rule
      * {@link #create} follows; the script's answer when the proposal may not be approved.
      */
-    ScriptReply createApproved(RedriveTask task, String proposalKey, String approver, String note) {
+    ScriptReply createApproved(RedriveTask task, String proposalKey, String approver, String approverKey,
+            String note) {
         return start(task, LuaScripts.Script.PROPOSAL_APPROVE,
-                List.of(proposalKey, RedisKeys.waitingProposals(task.dlq())), List.of(approver, note));
+                List.of(proposalKey, RedisKeys.waitingProposals(task.dlq()), RedisKeys.audit(task.dlq())),
+                List.of(approver, approverKey, note));
     }
 
     /**
@@ -185,12 +187,8 @@ class RedriveTaskStore {
 
     /** An operator's act on a task, in the stream's audit trail (each move is audited by redrive-step.lua). */
     void audit(String dlq, String id, String action, String actor, String note) {
-        audit(dlq, action, actor, note, Map.of("task", id));
-    }
-
-    /** An act in the stream's audit trail, with what it was about ({@code task}, {@code proposal}: ids). */
-    void audit(String dlq, String action, String actor, String note, Map<String, String> about) {
-        Map<String, String> record = new HashMap<>(about);
+        Map<String, String> record = new HashMap<>();
+        record.put("task", id);
         record.put("action", action);
         record.put("actor", actor);
         record.put("at", now().toString());

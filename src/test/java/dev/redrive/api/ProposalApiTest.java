@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -18,7 +17,6 @@ import java.util.concurrent.Future;
 
 import jakarta.inject.Inject;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.redrive.redis.RedisKeys;
@@ -26,7 +24,6 @@ import dev.redrive.testing.ApiProfile;
 import dev.redrive.testing.Await;
 import dev.redrive.testing.DeadLetterSeed;
 import dev.redrive.testing.Own;
-import dev.redrive.testing.SettableClock;
 import dev.redrive.testing.TestQueue;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -45,14 +42,6 @@ class ProposalApiTest {
     @Inject
     @Own("props")
     TestQueue props;
-
-    @Inject
-    SettableClock clock;
-
-    @AfterEach
-    void realTime() {
-        clock.reset();
-    }
 
     static String body(String origin, String extra) {
         return "{\"filter\": {\"origin\": \"" + origin + "\"}" + extra + "}";
@@ -109,7 +98,7 @@ class ProposalApiTest {
         List<String> actions = props.streams().all(props.dlq() + ":audit").stream()
                 .filter(m -> id.equals(text(m.payload().get("proposal"))))
                 .map(m -> text(m.payload().get("action")) + " " + text(m.payload().get("actor"))).toList();
-        assertEquals(List.of("proposal automation", "proposal-approve operator"), actions);
+        assertEquals(List.of("proposal automation", "proposal-approve operator", "redrive operator"), actions);
     }
 
     @Test
@@ -140,16 +129,6 @@ class ProposalApiTest {
         }
         // the first round moved all 20; each later one found none left: never applied twice
         assertEquals(20, props.streams().all("{props}approved").size());
-    }
-
-    @Test
-    void aProposalExpiresAfterItsTtlAndCanThenBeDecidedNoMore() {
-        String id = propose("operator", body("{props}nothing-here", "")).getString("id");
-        assertEquals(0, as("viewer").get(props.dlqPath() + "/proposals/" + id).jsonPath().getLong("matched"));
-        clock.advance(Duration.ofHours(24).plusSeconds(1));
-        as("viewer").get(props.dlqPath() + "/proposals/" + id).then().statusCode(200).body("state", equalTo("expired"));
-        problem(as("approver").post(props.dlqPath() + "/proposals/" + id + "/approve").then(), 409);
-        problem(as("approver").post(props.dlqPath() + "/proposals/" + id + "/reject").then(), 409);
     }
 
     @Test

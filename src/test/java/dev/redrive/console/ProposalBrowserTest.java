@@ -141,7 +141,7 @@ class ProposalBrowserTest {
         browser.until(d -> d.findElement(By.id("approve")).isEnabled());
         assertEquals("provider fixed at 14:02", browser.driver().findElement(By.id("why")).getText());
         assertEquals("operator", browser.driver().findElement(By.id("proposer")).getText());
-        assertEquals("0", browser.driver().findElement(By.id("matched-now")).getText());
+        assertEquals("0", browser.driver().findElement(By.id("parked-since")).getText());
         browser.screenshot("proposal");
         browser.click(By.id("approve"));
         browser.until(d -> d.getCurrentUrl().contains("/redrives/"));

@@ -26,7 +26,7 @@ public class ApiProfile implements QuarkusTestProfile {
     public static final List<String> REDRIVE_TARGETS = List.of("{jobs}pace", "{jobs}fast", "{jobs}dry", "{jobs}canary",
             "{ctl}cancel", "{ctl}restart", "{ctl}overlap", "{ctl}stuck",
             "{pick}pick", "{pick}odd", "{pick}wrongtype", "{pick}beside",
-            "{props}proposed", "{props}approved", "{agent}back", "{closed}pick", "{mcpjwt}parked");
+            "{props}proposed", "{props}approved", "{props}frozen", "{agent}back", "{closed}pick", "{mcpjwt}parked");
     /** Snapshot fields the console masks in this boot. */
     public static final String REDACTED = "card, token";
     /** The consumer and runner name of this boot. */
