@@ -30,7 +30,12 @@ import org.eclipse.microprofile.openapi.annotations.security.SecuritySchemes;
         components = @Components(responses = {
                 @APIResponse(name = ProblemResponses.UNAUTHORIZED, description = "No or bad credentials",
                         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class))),
-                @APIResponse(name = ProblemResponses.FORBIDDEN, description = "Your roles do not allow this",
+                @APIResponse(name = ProblemResponses.FORBIDDEN, description = "Your roles do not allow this; or "
+                        + "(cross-site-request) a state change whose Sec-Fetch-Site or Origin names another origin than the "
+                        + "service's own or one of redrive.allowed-origins",
+                        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class))),
+                @APIResponse(name = ProblemResponses.NOT_JSON, description = "Not Content-Type: application/json "
+                        + "(not-json): every POST says it is JSON, with or without a body, so no other site's page can send it",
                         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class))),
                 @APIResponse(name = ProblemResponses.UNAVAILABLE,
                         description = "Redis is down, full or slower than redrive.redis-timeout; see Retry-After",

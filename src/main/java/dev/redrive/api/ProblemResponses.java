@@ -7,6 +7,7 @@ import org.eclipse.microprofile.openapi.OASFilter;
 import org.eclipse.microprofile.openapi.models.Components;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
 import org.eclipse.microprofile.openapi.models.Operation;
+import org.eclipse.microprofile.openapi.models.PathItem;
 import org.eclipse.microprofile.openapi.models.responses.APIResponse;
 import org.eclipse.microprofile.openapi.models.responses.APIResponses;
 
@@ -19,6 +20,7 @@ import org.eclipse.microprofile.openapi.models.responses.APIResponses;
  * resource, declares one of them of its own, in full with its content (a proposal's 403 names
  * own-proposal, a replay's 503 not-replicated); one without content is a placeholder (Quarkus adds
  * "Not Authorized" and "Not Allowed" to every secured operation) and is replaced;
+ * <li>every POST answers 415 not-json (api/ApiWrites) unless it declares its own;
  * <li>a response that names a shared one ({@code ref = ProblemResponses.BUSY}: a read's 503 with
  * Retry-After, {@link ReadPermits}) is that response in full;
  * <li>every 4xx and 5xx declared without content is a {@link Problem} as application/problem+json.
@@ -32,6 +34,7 @@ public class ProblemResponses implements OASFilter {
     static final String FORBIDDEN = "forbidden";
     static final String UNAVAILABLE = "unavailable";
     static final String BUSY = "busy";
+    static final String NOT_JSON = "not-json";
 
     private static final String OPERATOR_API = "/dlq";
     /** The response every operation has, by status code, unless it declares its own. */
@@ -46,7 +49,12 @@ public class ProblemResponses implements OASFilter {
         APIResponse problem = shared.get(UNAUTHORIZED);
         openAPI.getPaths().getPathItems().forEach((path, item) -> {
             if (path.equals(OPERATOR_API) || path.startsWith(OPERATOR_API + "/")) {
-                item.getOperations().values().forEach(operation -> apply(operation, shared, problem));
+                item.getOperations().forEach((method, operation) -> {
+                    apply(operation, shared, problem);
+                    if (method == PathItem.HttpMethod.POST && operation.getResponses().getAPIResponse("415") == null) {
+                        operation.getResponses().addAPIResponse("415", shared.get(NOT_JSON));
+                    }
+                });
             }
         });
     }

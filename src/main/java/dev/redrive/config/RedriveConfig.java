@@ -64,6 +64,14 @@ public interface RedriveConfig {
     /** The operator console served under /console (docs/CONSOLE.md). */
     Console console();
 
+    /**
+     * Origins ({@code scheme://host[:port]}), besides the service's own, whose pages may send state
+     * changes to the API, {@code /mcp} and the console: e.g. the public address of a proxy that
+     * forwards to redrive under another Host. A request that changes something (and any request to
+     * {@code /mcp}) whose Origin is neither is refused with 403 (api/RequestOrigins). Defaults to none.
+     */
+    Optional<List<String>> allowedOrigins();
+
     /** redrive's part of tracing (the rest is quarkus.otel.*; README, "Tracing"). */
     Tracing tracing();
 

@@ -22,6 +22,11 @@ public final class ConsoleUrls {
         return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20").replace("*", "%2A");
     }
 
+    /** Whether a request path is the console's. */
+    public static boolean under(String path) {
+        return path.equals(ROOT) || path.startsWith(ROOT + "/");
+    }
+
     public static String stream(String dlq) {
         return ROOT + "/dlq/" + segment(dlq);
     }

@@ -44,7 +44,8 @@ class DeadLetterAccessTest {
         problem(given().urlEncodingEnabled(false).get(access.dlqPath() + "/entries").then(), 401);
         problem(given().urlEncodingEnabled(false).get(access.dlqPath() + "/entries/" + enc(id)).then(), 401);
         problem(given().urlEncodingEnabled(false).get(access.dlqPath() + "/audit").then(), 401);
-        problem(given().urlEncodingEnabled(false).post(access.dlqPath() + "/entries/" + enc(id) + "/replay").then(), 401);
+        problem(given().urlEncodingEnabled(false).contentType("application/json").post(access.dlqPath() + "/entries/"
+                + enc(id) + "/replay").then(), 401);
         problem(given().urlEncodingEnabled(false).delete(access.dlqPath() + "/entries/" + enc(id) + "?reason=x").then(), 401);
         problem(given().urlEncodingEnabled(false).contentType("application/json").body("{}").post(access.dlqPath() + "/redrives").then(), 401);
         given().auth().preemptive().basic("operator", "wrong").get("/dlq").then().statusCode(401);

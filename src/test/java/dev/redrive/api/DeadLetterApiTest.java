@@ -136,7 +136,7 @@ class DeadLetterApiTest {
         problem(as("operator").contentType("application/json").body("{not json")
                 .post(jobs.dlqPath() + "/entries/" + enc(dlqId) + "/replay").then(), 400);
         problem(as("operator").contentType("text/plain").body("hello")
-                .post(jobs.dlqPath() + "/entries/" + enc(dlqId) + "/replay").then(), 400);
+                .post(jobs.dlqPath() + "/entries/" + enc(dlqId) + "/replay").then(), 415);
         problem(as("operator").contentType("application/json").body("[1,2]")
                 .post(jobs.dlqPath() + "/entries/" + enc(dlqId) + "/replay").then(), 400);
         problem(as("operator").contentType("application/json").body("{\"fields\":{\"kind\":42}}")

@@ -127,7 +127,7 @@ class ProposalDecisionsTest {
         String id = propose(given().auth().oauth2(JwtIssuer.token("Operator ", "dlq-operator")), "{props}names").getString("id");
         as("operator").post(proposal(id) + "/approve").then().statusCode(403).body("type", equalTo("/problems/own-proposal"));
         given().auth().oauth2(JwtIssuer.token("OPERATOR", "dlq-operator")).urlEncodingEnabled(false)
-                .post(proposal(id) + "/reject").then().statusCode(403).body("type", equalTo("/problems/own-proposal"));
+                .contentType("application/json").post(proposal(id) + "/reject").then().statusCode(403).body("type", equalTo("/problems/own-proposal"));
         as("approver").post(proposal(id) + "/reject").then().statusCode(200).body("state", equalTo("rejected"));
     }
 

@@ -4,12 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 import jakarta.inject.Inject;
 
@@ -17,11 +13,10 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 
-import com.sun.net.httpserver.HttpServer;
-
 import dev.redrive.redis.RedisKeys;
 import dev.redrive.testing.ApiProfile;
 import dev.redrive.testing.Browser;
+import dev.redrive.testing.ForeignPage;
 import dev.redrive.testing.Own;
 import dev.redrive.testing.TestQueue;
 import io.quarkus.redis.datasource.RedisDataSource;
@@ -83,26 +78,8 @@ class ConsoleSafetyBrowserTest {
         var tasks = redis.key(String.class).keys(RedisKeys.redriveTask(kiosk.dlq(), "*"));
         long audited = redis.stream(String.class, String.class, String.class).xlen(RedisKeys.audit(kiosk.dlq()));
         // Same host, another port: the same site, so the browser sends the SameSite=Strict cookies; not the same origin.
-        String targets = List.of(Browser.base() + "/console" + kiosk.dlqPath() + "/redrives", entry + "/reveal", entry + "/discard")
-                .stream().map(u -> "fetch('" + u + "', {method: 'POST', mode: 'no-cors', credentials: 'include'})"
-                        + ".catch(e => e)").collect(Collectors.joining(", "));
-        byte[] page = ("<!DOCTYPE html><title>waiting</title><script>Promise.all([" + targets
-                + "]).then(() => document.title = 'sent');</script>").getBytes(StandardCharsets.UTF_8);
-        HttpServer other = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        other.createContext("/", exchange -> {
-            exchange.getResponseHeaders().add("Content-Type", "text/html; charset=utf-8");
-            exchange.sendResponseHeaders(200, page.length);
-            try (var body = exchange.getResponseBody()) {
-                body.write(page);
-            }
-        });
-        other.start();
-        try {
-            browser.open("http://localhost:" + other.getAddress().getPort() + "/");
-            browser.until(d -> "sent".equals(d.getTitle()));
-        } finally {
-            other.stop(0);
-        }
+        ForeignPage.visit(browser, List.of(Browser.base() + "/console" + kiosk.dlqPath() + "/redrives", entry + "/reveal",
+                entry + "/discard").stream().map(u -> ForeignPage.Fetch.post(u, null)).toList());
         assertTrue(stillParked(entry), "still parked");
         assertEquals(tasks, redis.key(String.class).keys(RedisKeys.redriveTask(kiosk.dlq(), "*")), "no redrive");
         assertEquals(audited, redis.stream(String.class, String.class, String.class).xlen(RedisKeys.audit(kiosk.dlq())),

@@ -21,9 +21,14 @@ public final class Api {
     private Api() {
     }
 
-    /** A request with {@code user}'s Basic credentials, its path taken as written (segments encoded with {@link #enc}). */
+    /**
+     * A request with {@code user}'s Basic credentials, its path taken as written (segments encoded
+     * with {@link #enc}), saying it is JSON as every API request that changes something must
+     * (api/ApiWrites), with or without a body; a test of another Content-Type sets its own.
+     */
     public static RequestSpecification as(String user) {
-        return given().auth().preemptive().basic(user, ApiUsers.password(user)).urlEncodingEnabled(false);
+        return given().auth().preemptive().basic(user, ApiUsers.password(user)).urlEncodingEnabled(false)
+                .contentType("application/json");
     }
 
     /** One path segment, encoded. */

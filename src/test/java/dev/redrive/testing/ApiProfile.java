@@ -9,7 +9,7 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 /**
  * One Quarkus boot for the API and console tests whose settings don't clash: each class has its own
  * queues and dead-letter streams (jobs: RedrivePaceTest; ctl: RedriveTaskControlTest; pick:
- * RedriveSelectionTest; props: ProposalApiTest; agent: McpServerTest; closed: FailClosedInputTest;
+ * RedriveSelectionTest; props: ProposalApiTest and ProposalDecisionsTest; forge: ForgedRequestsTest; agent: McpServerTest; closed: FailClosedInputTest;
  * gen: FilterAgreementTest; invoices and mails: SharedDeadLetterStreamTest; big and other:
  * BigEntryTest; reserved: ReservedFieldsTest; shop, kiosk and deli: ConsoleBrowserTest,
  * ConsoleSafetyBrowserTest and ProposalBrowserTest; wait: WaitingProposalsTest; desk, till and amb:
@@ -26,7 +26,9 @@ public class ApiProfile implements QuarkusTestProfile {
     public static final List<String> REDRIVE_TARGETS = List.of("{jobs}pace", "{jobs}fast", "{jobs}dry", "{jobs}canary",
             "{ctl}cancel", "{ctl}restart", "{ctl}overlap", "{ctl}stuck",
             "{pick}pick", "{pick}odd", "{pick}wrongtype", "{pick}beside",
-            "{props}proposed", "{props}approved", "{props}frozen", "{agent}back", "{closed}pick", "{mcpjwt}parked");
+            "{props}proposed", "{props}approved", "{props}frozen", "{forge}back", "{agent}back", "{closed}pick", "{mcpjwt}parked");
+    /** The one origin besides its own whose pages this boot takes state changes from (redrive.allowed-origins). */
+    public static final String ALLOWED_ORIGIN = "https://console.redrive.test";
     /** Snapshot fields the console masks in this boot. */
     public static final String REDACTED = "card, token";
     /** The consumer and runner name of this boot. */
@@ -50,6 +52,7 @@ public class ApiProfile implements QuarkusTestProfile {
             c.queue(console).handler("fixable").attempts(1);
         }
         c.queue("wait").attempts(1);
+        c.queue("forge").attempts(1);
         // A dead-letter stream whose name needs no escaping, so plain HTTP tests can spell its paths.
         c.queue("desk").handler("fixable").attempts(1).set("dlq", "desk-dead");
         c.queue("till").handler("fixable").attempts(1).set("dlq", "till-dead");
@@ -64,6 +67,7 @@ public class ApiProfile implements QuarkusTestProfile {
                 .set("redrive.consumer-name", CONSUMER)
                 .set("redrive.console.redact-fields", REDACTED)
                 .set("redrive.console.refresh", "1s")
+                .set("redrive.allowed-origins", ALLOWED_ORIGIN)
                 // Long enough that a lockout outlasts the requests a test makes during it (ThrottledLoginsTest steps the clock past it).
                 .set("redrive.logins.lockout", "30s")
                 .build();
