@@ -105,6 +105,15 @@ public final class RedisKeys {
         return slotPrefix(deadLetters) + ":replayed-at";
     }
 
+    /**
+     * A console session ended by logout (console/ConsoleSessions): kept while a copy of its cookie
+     * could still be valid, so the copy opens nothing. Process-wide, not a queue's: under
+     * {@code redrive:}, which the ACL rule grants (docs/REDIS.md).
+     */
+    public static String consoleSessionEnded(String sessionId) {
+        return "redrive:console:ended:" + sessionId;
+    }
+
     public static boolean sameSlot(String a, String b) {
         return HashSlot.of(a) == HashSlot.of(b);
     }

@@ -17,14 +17,18 @@ import io.restassured.specification.RequestSpecification;
 final class ConsoleClient {
 
     static final String SESSION = "redrive-console";
+    /** The session's id, which logout ends on the server (console/ConsoleSessions). */
+    static final String SESSION_ID = ConsoleSessions.COOKIE;
     static final String CSRF = "redrive-csrf";
     static final String CSRF_FIELD = "csrf-token";
 
     final String session;
+    final String sessionId;
     final String csrf;
 
-    private ConsoleClient(String session, String csrf) {
+    private ConsoleClient(String session, String sessionId, String csrf) {
         this.session = session;
+        this.sessionId = sessionId;
         this.csrf = csrf;
     }
 
@@ -32,10 +36,13 @@ final class ConsoleClient {
     static ConsoleClient login(String user) {
         Response login = loginResponse(user, ApiUsers.password(user));
         String session = login.cookie(SESSION);
+        String sessionId = login.cookie(SESSION_ID);
         assertNotNull(session, "no session cookie after logging in as " + user + ": " + login.statusLine());
-        String csrf = given().redirects().follow(false).cookie(SESSION, session).get("/console").cookie(CSRF);
+        assertNotNull(sessionId, "no session id cookie after logging in as " + user + ": " + login.statusLine());
+        String csrf = given().redirects().follow(false).cookie(SESSION, session).cookie(SESSION_ID, sessionId).get("/console")
+                .cookie(CSRF);
         assertNotNull(csrf, "no CSRF cookie on the overview");
-        return new ConsoleClient(session, csrf);
+        return new ConsoleClient(session, sessionId, csrf);
     }
 
     /** The login form as the login page sends it: with the CSRF token that page set, in the form's action. */
@@ -49,7 +56,7 @@ final class ConsoleClient {
 
     /** A request with the session (and the CSRF cookie) but no form token. */
     RequestSpecification request() {
-        return given().redirects().follow(false).cookie(SESSION, session).cookie(CSRF, csrf);
+        return given().redirects().follow(false).cookie(SESSION, session).cookie(SESSION_ID, sessionId).cookie(CSRF, csrf);
     }
 
     /** A form post as the console's own forms send it: with the token. */
@@ -65,6 +72,11 @@ final class ConsoleClient {
             r = r.formParams(form);
         }
         return r.post(path);
+    }
+
+    /** The session's and the CSRF cookie as one Cookie header, for a client other than RestAssured. */
+    String cookieHeader() {
+        return SESSION + "=" + session + "; " + SESSION_ID + "=" + sessionId + "; " + CSRF + "=" + csrf;
     }
 
     Response get(String path) {

@@ -61,7 +61,7 @@ class ConsoleWritesTest {
     /** curl -X POST -H 'Content-Type:' with the operator's cookies: no body, no type, no token. */
     int bare(ConsoleClient client, String path) throws Exception {
         HttpRequest post = HttpRequest.newBuilder(URI.create(root.toString().replaceAll("/$", "") + path))
-                .header("Cookie", ConsoleClient.SESSION + "=" + client.session + "; " + ConsoleClient.CSRF + "=" + client.csrf)
+                .header("Cookie", client.cookieHeader())
                 .POST(HttpRequest.BodyPublishers.noBody()).build();
         return HttpClient.newHttpClient().send(post, HttpResponse.BodyHandlers.discarding()).statusCode();
     }
