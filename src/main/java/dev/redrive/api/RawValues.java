@@ -9,9 +9,10 @@ import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.RestMulti;
 
 import dev.redrive.config.RedriveConfig;
-import dev.redrive.deadletter.RecordField;
-import dev.redrive.deadletter.DeadLetterReader;
 import dev.redrive.deadletter.DeadLetterReader.Slice;
+import dev.redrive.deadletter.DeadLetterReader;
+import dev.redrive.deadletter.RecordField;
+import dev.redrive.job.LogText;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerResponse;
@@ -69,7 +70,7 @@ class RawValues {
     private Multi<byte[]> cutOff(String dlq, String id, String name, HttpServerResponse response,
             ReadPermits.Permit permit) {
         LOG.warnf("download of field %s of %s/%s cut off: its client took nothing for %s (redrive.reads.stall-timeout)",
-                name, dlq, id, config.reads().stallTimeout());
+                LogText.of(name), LogText.of(dlq), id, config.reads().stallTimeout());
         permit.release();
         response.reset();
         return Multi.createFrom().nothing();

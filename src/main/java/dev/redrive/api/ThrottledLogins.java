@@ -16,6 +16,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;
 
 import dev.redrive.config.RedriveConfig;
+import dev.redrive.job.LogText;
 import io.quarkus.elytron.security.runtime.ElytronPasswordIdentityProvider;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.identity.AuthenticationRequestContext;
@@ -169,7 +170,6 @@ public class ThrottledLogins implements IdentityProvider<UsernamePasswordAuthent
 
     /** A user name as typed by anyone: cut, and no line breaks that could forge log lines. */
     private static String printable(String user) {
-        String cut = user.length() > 64 ? user.substring(0, 64) + "…" : user;
-        return cut.replaceAll("\\p{Cntrl}", "?");
+        return LogText.of(user, 64);
     }
 }

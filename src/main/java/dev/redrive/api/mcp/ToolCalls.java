@@ -20,6 +20,7 @@ import dev.redrive.api.Problem;
 import dev.redrive.api.ProblemMappers;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.deadletter.DeadLetterReader;
+import dev.redrive.job.LogText;
 import dev.redrive.redis.AuditTrail;
 import io.modelcontextprotocol.spec.McpSchema;
 
@@ -92,7 +93,8 @@ class ToolCalls {
     private void audit(String caller, String toolName, JsonNode args) {
         JsonNode dlq = args.get("dlq");
         String stream = dlq != null && dlq.isTextual() ? dlq.asText() : null;
-        LOG.infof("%s called MCP tool %s%s", caller, toolName, stream == null ? "" : " on " + stream);
+        LOG.infof("%s called MCP tool %s%s", LogText.of(caller), LogText.of(toolName),
+                stream == null ? "" : " on " + LogText.of(stream));
         if (stream == null || !reader.knownStreams().contains(stream)) {
             return;
         }

@@ -21,6 +21,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.redrive.testing.ApiProfile;
 import dev.redrive.testing.DeadLetterSeed;
+import dev.redrive.testing.LogLines;
 import dev.redrive.testing.McpClients;
 import dev.redrive.testing.Own;
 import dev.redrive.testing.TestQueue;
@@ -153,6 +154,17 @@ class McpServerTest {
             refused(call(client, "propose_redrive", Map.of("dlq", agent.dlq(), "filter", Map.of("origin", ORIGIN))), "403");
             refused(call(client, "redrive", Map.of("dlq", agent.dlq())), "propose_redrive");
         });
+    }
+
+    /** The dlq argument is logged before it is known to name a stream: its line break stays in its line. */
+    @Test
+    void anArgumentCannotWriteALineOfItsOwnIntoTheLog() {
+        try (LogLines log = LogLines.of(ToolCalls.class)) {
+            as("viewer", client -> refused(call(client, "list_causes",
+                    Map.of("dlq", "nope\n2026-01-01 00:00:00,000 INFO  operator approved everything")), "404"));
+            String line = log.containing("operator approved").get(0);
+            assertTrue(!line.contains("\n") && line.contains("nope\\n2026-01-01"), line);
+        }
     }
 
     @Test
