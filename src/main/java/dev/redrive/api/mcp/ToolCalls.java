@@ -87,6 +87,23 @@ class ToolCalls {
     }
 
     /**
+     * A tools/call as it arrives, before the SDK reads it: params that are no call (not an object,
+     * no string name, arguments that are not an object) are answered with JSON-RPC's -32602 here,
+     * which the SDK would fail on with an exception (a 500). Returns that answer, or null when the
+     * call goes on to the SDK.
+     */
+    McpSchema.JSONRPCResponse admit(McpSchema.JSONRPCRequest request) {
+        JsonNode params = request.params() == null ? null : mapper.valueToTree(request.params());
+        JsonNode arguments = params == null ? null : params.get("arguments");
+        String wrong = params == null || !params.isObject() ? "params must be an object with the tool's name and arguments"
+                : !params.path("name").isTextual() ? "params.name must be a string: the tool's name"
+                : arguments != null && !arguments.isNull() && !arguments.isObject() ? "params.arguments must be an object"
+                : null;
+        return wrong == null ? null : McpSchema.JSONRPCResponse.error(request.id(),
+                new McpSchema.JSONRPCResponse.JSONRPCError(McpSchema.ErrorCodes.INVALID_PARAMS, "Invalid params: " + wrong));
+    }
+
+    /**
      * Records the call in the audit trail of the stream it names, when redrive knows that stream
      * (an unknown name must not make a key); a call about no stream is logged only.
      */

@@ -1,6 +1,10 @@
 package dev.redrive.api.mcp;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,11 +19,14 @@ import java.util.function.Consumer;
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.redrive.testing.ApiProfile;
+import dev.redrive.testing.ApiUsers;
 import dev.redrive.testing.DeadLetterSeed;
 import dev.redrive.testing.LogLines;
 import dev.redrive.testing.McpClients;
@@ -165,6 +172,32 @@ class McpServerTest {
             String line = log.containing("operator approved").get(0);
             assertTrue(!line.contains("\n") && line.contains("nope\\n2026-01-01"), line);
         }
+    }
+
+    /** A tools/call whose params are no call is JSON-RPC's Invalid params, never a 500. */
+    @ParameterizedTest
+    @ValueSource(strings = { ",\"params\":{\"name\":\"list_dead_letter_streams\",\"arguments\":\"all\"}",
+            ",\"params\":{\"name\":\"list_dead_letter_streams\",\"arguments\":[1]}", "",
+            ",\"params\":{\"arguments\":{}}", ",\"params\":[\"list_dead_letter_streams\"]" })
+    void aToolCallWithoutAnObjectOfArgumentsIsInvalidParams(String params) {
+        post("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\"" + params + "}", McpClients.PROTOCOL)
+                .then().statusCode(200).body("id", equalTo(7)).body("error.code", equalTo(-32602))
+                .body("error.message", startsWith("Invalid params"));
+    }
+
+    /** The transport requires a 400 for a protocol version the server does not speak, naming those it does. */
+    @Test
+    void anUnsupportedProtocolVersionIsRefused() {
+        post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}", "1999-01-01").then().statusCode(400)
+                .body("detail", containsString("2025-06-18")).body("detail", containsString("1999-01-01"));
+        post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}", McpClients.PROTOCOL).then().statusCode(200)
+                .body("result.tools.size()", greaterThan(0));
+    }
+
+    private io.restassured.response.Response post(String message, String protocolVersion) {
+        return given().auth().preemptive().basic("viewer", ApiUsers.password("viewer")).contentType("application/json")
+                .accept("application/json, text/event-stream").header("MCP-Protocol-Version", protocolVersion)
+                .body(message).post(URI.create(root + "mcp"));
     }
 
     @Test
