@@ -43,6 +43,7 @@ final class ConfigRanges {
         within("redrive.proposals.count-limit", c.proposals().countLimit(), 1, 100_000_000);
         within("redrive.redis.wait-replicas", c.redis().waitReplicas(), 0, 100);
         within("redrive.redis.wait-timeout", c.redis().waitTimeout(), MS, HOUR);
+        within("redrive.agents.read-audit-records", c.agents().readAuditRecords(), 100, 10_000_000);
         logins(c.logins());
     }
 

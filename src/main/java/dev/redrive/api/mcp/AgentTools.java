@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -44,7 +45,7 @@ import io.smallrye.mutiny.Uni;
  * The MCP tools: the API's reads, a dry count, proposals, and a direct redrive only where
  * configuration allows it. Each tool asks the code the API runs (its resources and services), so
  * filters, limits, cuts and problems are the API's; each checks the caller's roles itself and is
- * audited ({@link ToolCalls}). Results are bounded by the API's cuts and by {@link ToolCalls#MAX_RESULT_CHARS}.
+ * audited ({@link CallAudit}). Results are bounded by the API's cuts and by {@link ToolCalls#MAX_RESULT_CHARS}.
  */
 @ApplicationScoped
 public class AgentTools {
@@ -114,7 +115,7 @@ public class AgentTools {
                         object(List.of("dlq", "id"), "dlq", DLQ, "id", string("The dead-letter entry id")), true, ANY,
                         args -> masked(await(entries.entry(dlq(args), text(args, "id"))))),
                 new Tool("get_audit", "The stream's audit trail, newest first: every replay, discard, redrive, "
-                        + "proposal and tool call, with who.", object(List.of("dlq"), "dlq", DLQ, "count",
+                        + "proposal and call of propose_redrive or redrive, with who.", object(List.of("dlq"), "dlq", DLQ, "count",
                                 integer("Records per page. Defaults to 50", 1, 500), "after", string("next of the previous page")),
                         true, ANY, args -> await(entries.audit(dlq(args), number(args, "count"), text(args, "after")))),
                 new Tool("count_matches", "How many parked jobs a filter selects now (a dry run that moves nothing); "
@@ -131,6 +132,11 @@ public class AgentTools {
                 new Tool("redrive", "Starts a bulk redrive at once. Only for dlq-automation callers where "
                         + "redrive.agents.may-redrive is true and approval is not required; otherwise use propose_redrive.",
                         ToolSchemas.redrive(), false, ANY, this::redrive));
+    }
+
+    /** The tool of that name, if there is one. */
+    Optional<Tool> named(String name) {
+        return tools().stream().filter(t -> t.name().equals(name)).findFirst();
     }
 
     private Object listEntries(JsonNode args) {

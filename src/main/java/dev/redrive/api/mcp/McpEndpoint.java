@@ -45,7 +45,8 @@ import io.smallrye.common.annotation.Blocking;
  * port. A POST carries one JSON-RPC message and its answer comes back as plain JSON (the
  * transport's non-streaming form: no session, no server-sent events, so any replica answers any
  * call). Authenticated and role-checked like the API (Basic or bearer JWT; any dlq-* role gets in,
- * each tool checks its own roles); every tool call is audited by {@link AgentTools}.
+ * each tool checks its own roles); every tool call is audited ({@link CallAudit})
+ * before the SDK reads it.
  */
 @Path("/mcp")
 @Singleton

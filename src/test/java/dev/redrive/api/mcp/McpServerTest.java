@@ -137,8 +137,9 @@ class McpServerTest {
             List<String> calls = audit.get("items").findValues("fields").stream()
                     .filter(f -> "mcp-tool".equals(f.path("action").asText()))
                     .map(f -> f.get("actor").asText() + " " + f.get("tool").asText()).toList();
-            assertTrue(calls.containsAll(List.of("automation list_causes", "automation propose_redrive",
-                    "automation redrive", "automation get_audit")), calls.toString());
+            // the calls that may write are kept whole in the stream's trail; reads go to the capped one (McpAuditTest)
+            assertTrue(calls.containsAll(List.of("automation propose_redrive", "automation redrive")), calls.toString());
+            assertFalse(calls.contains("automation list_causes") || calls.contains("automation get_audit"), calls.toString());
         });
     }
 
@@ -166,7 +167,7 @@ class McpServerTest {
     /** The dlq argument is logged before it is known to name a stream: its line break stays in its line. */
     @Test
     void anArgumentCannotWriteALineOfItsOwnIntoTheLog() {
-        try (LogLines log = LogLines.of(ToolCalls.class)) {
+        try (LogLines log = LogLines.of(CallAudit.class)) {
             as("viewer", client -> refused(call(client, "list_causes",
                     Map.of("dlq", "nope\n2026-01-01 00:00:00,000 INFO  operator approved everything")), "404"));
             String line = log.containing("operator approved").get(0);
