@@ -1,6 +1,7 @@
 package dev.redrive.api;
 
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -37,14 +38,20 @@ class RawValues {
     @Inject
     RedriveConfig config;
 
-    /** @param response the download's: reset when its client stalls (see {@link #cutOff}) */
-    Multi<byte[]> stream(String dlq, String id, String name, HttpServerResponse response) {
+    /**
+     * @param response the download's: reset when its client stalls (see {@link #cutOff})
+     * @param beforeSending what must be done once the value is found and before its first byte is
+     *        sent (a masked field's reveal is audited); a failure of it fails the download
+     */
+    Multi<byte[]> stream(String dlq, String id, String name, HttpServerResponse response,
+            Supplier<Uni<Void>> beforeSending) {
         String field = RecordField.snapshotField(name);
         int slice = config.reads().entryBytes();
         // The permit is taken on subscription, so a response that is never sent can't keep one.
         Uni<Started> head = Uni.createFrom().deferred(() -> {
             ReadPermits.Permit permit = permits.take();
             return slice(dlq, id, field, 0, slice)
+                    .call(first -> beforeSending.get())
                     .onFailure().invoke(permit::release)
                     .onCancellation().invoke(permit::release)
                     .map(first -> new Started(permit, first));

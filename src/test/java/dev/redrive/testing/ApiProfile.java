@@ -14,7 +14,7 @@ import io.quarkus.test.junit.QuarkusTestProfile;
  * BigEntryTest; reserved: ReservedFieldsTest; shop, kiosk and deli: ConsoleBrowserTest,
  * ConsoleSafetyBrowserTest and ProposalBrowserTest; wait: WaitingProposalsTest; desk, till and amb:
  * the other console tests and AmbiguousRequestsTest; notes: ReplayNoteTest; pnote:
- * ProposalNoteTest; maudit: McpAuditTest; jwt and mcpjwt:
+ * ProposalNoteTest; maudit: McpAuditTest; mask: MaskedFieldsTest; jwt and mcpjwt:
  * JwtAuthTest and McpJwtTest, with tokens of {@link JwtIssuer}), so they share the service and its
  * Redis, and assert on their own streams.
  */
@@ -51,6 +51,7 @@ public class ApiProfile implements QuarkusTestProfile {
         }
         c.queue("wait").attempts(1);
         c.queue("maudit").attempts(1);
+        c.queue("mask").attempts(1);
         // A dead-letter stream whose name needs no escaping, so plain HTTP tests can spell its paths.
         c.queue("desk").handler("fixable").attempts(1).set("dlq", "desk-dead");
         c.queue("till").handler("fixable").attempts(1).set("dlq", "till-dead");
