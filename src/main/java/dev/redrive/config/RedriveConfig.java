@@ -139,12 +139,9 @@ public interface RedriveConfig {
         boolean mayRedrive();
 
         /**
-         * Records kept of the MCP calls that move nothing (every read tool's, and every call that
-         * names no stream redrive knows, is refused before it runs or is not a tool call at all) in
-         * their capped audit stream ({@code redrive:mcp-calls}): about this many of the newest,
-         * trimmed as each is added ({@code XADD MAXLEN ~}, so a few more may stay), so an agent that
-         * polls can't fill Redis. A record is about 200 bytes. Calls of propose_redrive and redrive
-         * on a known stream are kept whole in that stream's audit trail. 100 to 10000000. Defaults to 100000.
+         * About how many records of MCP calls that move nothing (reads, refusals, calls about no
+         * known stream) redrive:mcp-calls keeps, trimmed as each is added (XADD MAXLEN ~), so a
+         * polling agent can't fill Redis; about 200 bytes each. 100 to 10000000. Defaults to 100000.
          */
         @WithDefault("100000")
         long readAuditRecords();
