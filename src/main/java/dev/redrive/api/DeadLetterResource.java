@@ -17,6 +17,7 @@ import jakarta.ws.rs.core.UriInfo;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
@@ -146,7 +147,8 @@ public class DeadLetterResource {
                     + "fieldsLeftOut. " + MASKING)
     @APIResponse(responseCode = "200", description = "The record")
     @APIResponse(responseCode = "400", description = "Malformed id, or reveal other than true or false")
-    @APIResponse(responseCode = "403", description = "reveal=true by a caller who is no dlq-operator")
+    @APIResponse(responseCode = "403", description = "Your roles do not allow this, or reveal=true by a caller who is no "
+            + "dlq-operator", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = "Unknown stream or entry")
     @APIResponse(responseCode = "503", ref = ProblemResponses.BUSY)
     public Uni<EntryView> entry(@PathParam("dlq") String dlq, @PathParam("id") String id,
@@ -203,7 +205,9 @@ public class DeadLetterResource {
     @APIResponse(responseCode = "200", description = "The value",
             content = @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM))
     @APIResponse(responseCode = "400", description = "Malformed id, or reveal other than true or false")
-    @APIResponse(responseCode = "403", description = "A masked field without reveal=true, or by a caller who is no dlq-operator")
+    @APIResponse(responseCode = "403", description = "Your roles do not allow this, or (masked-field) a masked field "
+            + "without reveal=true, or reveal=true by a caller who is no dlq-operator",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = "Unknown stream or entry, or no such field in the snapshot")
     @APIResponse(responseCode = "503", ref = ProblemResponses.BUSY)
     public Multi<byte[]> value(@PathParam("dlq") String dlq, @PathParam("id") String id,

@@ -4,7 +4,10 @@ import static dev.redrive.testing.Api.as;
 import static dev.redrive.testing.Api.enc;
 import static dev.redrive.testing.Api.problem;
 import static dev.redrive.testing.Streams.text;
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -15,6 +18,7 @@ import java.util.Map;
 
 import jakarta.inject.Inject;
 
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
 import dev.redrive.testing.ApiProfile;
@@ -78,6 +82,16 @@ class MaskedFieldsTest {
             assertFalse(audit.contains("4111-22"), audit);
             assertTrue(audit.contains("\"record:f:order\":\"8\""), audit);
         });
+    }
+
+    @Test
+    void theOpenApiDocumentSaysWhoMayReveal() {
+        int port = ConfigProvider.getConfig().getValue("quarkus.management.test-port", Integer.class);
+        given().port(port).get("/q/openapi?format=json").then().statusCode(200)
+                .body("paths['/dlq/{dlq}/entries/{id}'].get.parameters.name", hasItem("reveal"))
+                .body("paths['/dlq/{dlq}/entries/{id}'].get.responses['403'].description", containsString("reveal=true"))
+                .body("paths['/dlq/{dlq}/entries/{id}/fields/{name}'].get.responses['403'].description",
+                        containsString("masked-field"));
     }
 
     /** The reveal records of this stream's audit trail, oldest first, as "actor dlq-id fields". */
