@@ -37,8 +37,9 @@ import io.vertx.core.http.HttpServerResponse;
 
 /**
  * Parked jobs for people to look at: the summary of every dead-letter stream, pages of entries,
- * one entry, a value whole, and the audit trail, masked fields masked ({@link RedactedFields}). Replay and discard are
- * {@link DeadLetterActionResource}'s; both share the path /dlq and its documented errors.
+ * one entry, a value whole, and the audit trail, masked fields masked ({@link RedactedFields}).
+ * Replay and discard are {@link DeadLetterActionResource}'s; both share the path /dlq and its
+ * documented errors.
  */
 @Path("/dlq")
 @Produces(MediaType.APPLICATION_JSON)
