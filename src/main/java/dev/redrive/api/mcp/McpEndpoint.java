@@ -106,7 +106,7 @@ public class McpEndpoint {
             + "naming a version this server does not speak (the detail lists those it does)")
     public Response message(@HeaderParam(PROTOCOL_HEADER) String protocolVersion, byte[] body) {
         // The transport says a server MUST answer 400 to a version it does not speak, rather than
-        // guess; without the header a client speaks the version it negotiated at initialize.
+        // guess what the client means; a request without the header (an initialize) is served.
         if (protocolVersion != null && !transport.protocolVersions().contains(protocolVersion)) {
             throw new ProblemException(400, "unsupported-protocol-version", "Unsupported MCP protocol version",
                     PROTOCOL_HEADER + " " + LogText.of(protocolVersion, 40) + " is not one this server speaks; it speaks "
