@@ -17,6 +17,7 @@ import jakarta.ws.rs.core.UriInfo;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
@@ -29,14 +30,16 @@ import dev.redrive.deadletter.DeadLetterReader;
 import dev.redrive.deadletter.DeadLetterSummary;
 import dev.redrive.deadletter.EntryFilter;
 import dev.redrive.deadletter.Excerpt;
+import dev.redrive.deadletter.Reveals;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerResponse;
 
 /**
  * Parked jobs for people to look at: the summary of every dead-letter stream, pages of entries,
- * one entry, a value whole, and the audit trail. Replay and discard are
- * {@link DeadLetterActionResource}'s; both share the path /dlq and its documented errors.
+ * one entry, a value whole, and the audit trail, masked fields masked ({@link RedactedFields}).
+ * Replay and discard are {@link DeadLetterActionResource}'s; both share the path /dlq and its
+ * documented errors.
  */
 @Path("/dlq")
 @Produces(MediaType.APPLICATION_JSON)
@@ -61,6 +64,15 @@ public class DeadLetterResource {
 
     @Inject
     RawValues rawValues;
+
+    @Inject
+    RedactedFields redacted;
+
+    @Inject
+    Reveals revealed;
+
+    @Inject
+    Callers callers;
 
     @Context
     UriInfo uri;
@@ -117,7 +129,7 @@ public class DeadLetterResource {
         EntryFilter filter = Filters.of(origin, job, failure, fingerprint, deadFrom, deadTo, Filters.idList(ids), text);
         int repeat = config.replay().repeatOffenderAfter();
         return permits.run(() -> store.page(dlq, filter, newestFirst, n, cursor).map(page -> new EntryPage(
-                page.items().stream().map(e -> EntryView.of(e, repeat, false)).toList(), page.next(), page.examined())));
+                page.items().stream().map(e -> EntryView.of(e, repeat, null)).toList(), page.next(), page.examined())));
     }
 
     /** A page of dead letters. */
@@ -133,17 +145,50 @@ public class DeadLetterResource {
                     + "Redis and comes as {\"truncated\": true, \"size\": <its full bytes>, \"text\": \"<first bytes>\"} "
                     + "(\"base64\" instead of \"text\" when they are not UTF-8); fetch it whole from "
                     + "/fields/<name>. Fields past redrive.reads.entry-bytes (1 MiB) are left out and counted in "
-                    + "fieldsLeftOut.")
+                    + "fieldsLeftOut. " + MASKING)
     @APIResponse(responseCode = "200", description = "The record")
-    @APIResponse(responseCode = "400", description = "Malformed id")
+    @APIResponse(responseCode = "400", description = "Malformed id, or reveal other than true or false")
+    @APIResponse(responseCode = "403", description = "Your roles do not allow this, or reveal=true by a caller who is no "
+            + "dlq-operator", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = "Unknown stream or entry")
     @APIResponse(responseCode = "503", ref = ProblemResponses.BUSY)
-    public Uni<EntryView> entry(@PathParam("dlq") String dlq, @PathParam("id") String id) {
-        Requests.onlyParams(uri, Set.of());
+    public Uni<EntryView> entry(@PathParam("dlq") String dlq, @PathParam("id") String id,
+            @Parameter(description = REVEAL) @QueryParam("reveal") String reveal) {
+        Requests.onlyParams(uri, Set.of("reveal"));
         Requests.entryId(id);
+        boolean clear = reveals(reveal);
         int repeat = config.replay().repeatOffenderAfter();
-        return permits.run(() -> store.excerpt(dlq, id)
-                .map(found -> EntryView.of(found.orElseThrow(() -> Filters.gone(dlq, id)), repeat, true)));
+        return permits.run(() -> store.excerpt(dlq, id)).flatMap(found -> {
+            Excerpt entry = found.orElseThrow(() -> Filters.gone(dlq, id));
+            Map<String, Excerpt.Value> snapshot = entry.snapshot();
+            EntryView view = EntryView.of(entry, repeat, clear ? ValueJson.of(snapshot) : redacted.snapshot(snapshot));
+            List<String> shown = clear ? redacted.among(snapshot.keySet()) : List.of();
+            // audited before the values are sent: no reveal is shown unaudited
+            return shown.isEmpty() ? Uni.createFrom().item(view)
+                    : revealed.record(dlq, id, shown, callers.name()).map(audited -> view);
+        });
+    }
+
+    /** What the masking reads and their reveal say, once for the OpenAPI description. */
+    static final String MASKING = "Fields named in redrive.console.redact-fields are masked for every caller (shown as "
+            + "\"(masked: ...)\") unless a dlq-operator asks with reveal=true: then they are shown in clear and the look is "
+            + "audited (action reveal, with who and which fields) before the answer is sent.";
+    static final String REVEAL = "true: show the masked fields in clear (dlq-operator only; audited as a reveal). "
+            + "Defaults to false.";
+
+    /** Whether the caller asks to see masked fields in clear, which only an operator may (fail closed). */
+    private boolean reveals(String reveal) {
+        if (reveal == null || reveal.equals("false")) {
+            return false;
+        }
+        if (!reveal.equals("true")) {
+            throw ProblemException.badRequest("reveal must be true or false (got '" + reveal + "')");
+        }
+        if (!callers.has(Roles.OPERATOR)) {
+            throw new ProblemException(403, "forbidden", "Forbidden", "only a dlq-operator may reveal masked fields "
+                    + "(redrive.console.redact-fields), and the look is audited");
+        }
+        return true;
     }
 
     @GET
@@ -155,19 +200,34 @@ public class DeadLetterResource {
                     + "chunked, in slices of redrive.reads.entry-bytes read from Redis one after the other, so a "
                     + "value of any size costs the service one slice at a time; a download cut short ends without "
                     + "the closing chunk. A client that takes no slice for redrive.reads.stall-timeout (30s) is cut "
-                    + "off, so it can't keep its read slot. Reading is not audited, like every other read.")
+                    + "off, so it can't keep its read slot. Reading is not audited, like every other read, but for "
+                    + "a masked field (redrive.console.redact-fields): only a dlq-operator gets it, with reveal=true, "
+                    + "and that download is audited as a reveal before its first byte is sent; anyone else gets 403.")
     @APIResponse(responseCode = "200", description = "The value",
             content = @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM))
-    @APIResponse(responseCode = "400", description = "Malformed id")
+    @APIResponse(responseCode = "400", description = "Malformed id, or reveal other than true or false")
+    @APIResponse(responseCode = "403", description = "Your roles do not allow this, or (masked-field) a masked field "
+            + "without reveal=true, or reveal=true by a caller who is no dlq-operator",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = "Unknown stream or entry, or no such field in the snapshot")
     @APIResponse(responseCode = "503", ref = ProblemResponses.BUSY)
     public Multi<byte[]> value(@PathParam("dlq") String dlq, @PathParam("id") String id,
             @Parameter(description = "The field's name, as in the entry's `fields`") @PathParam("name") String name,
+            @Parameter(description = REVEAL) @QueryParam("reveal") String reveal,
             @Context HttpServerResponse response) {
         // No ranges or offsets: a parameter this endpoint ignored would send the whole value unasked.
-        Requests.onlyParams(uri, Set.of());
+        Requests.onlyParams(uri, Set.of("reveal"));
         Requests.entryId(id);
-        return rawValues.stream(dlq, id, name, response);
+        boolean clear = reveals(reveal);
+        if (!redacted.masks(name)) {
+            return rawValues.stream(dlq, id, name, response, () -> Uni.createFrom().voidItem());
+        }
+        if (!clear) {
+            throw new ProblemException(403, "masked-field", "Masked field", "field " + name + " is masked "
+                    + "(redrive.console.redact-fields): a dlq-operator downloads it with reveal=true, audited");
+        }
+        String actor = callers.name();
+        return rawValues.stream(dlq, id, name, response, () -> revealed.record(dlq, id, List.of(name), actor).replaceWithVoid());
     }
 
     @GET
@@ -178,7 +238,8 @@ public class DeadLetterResource {
                     + "record and snapshot as record:<field>. A redrive's moves are audited per step of up to 200 "
                     + "entries (action redrive-moves): its moves field has one line per entry, "
                     + "'<dlq-id> <new-id> <origin-id> <origin-stream>'. Values over redrive.reads.value-bytes are "
-                    + "shown cut, as in an entry view.")
+                    + "shown cut, as in an entry view. A discarded snapshot's masked fields (redrive.console.redact-fields) "
+                    + "are masked here for every caller, and a packed one (record:snapshot-packed) whole while any field is.")
     @APIResponse(responseCode = "200", description = "A page and the cursor of the next")
     @APIResponse(responseCode = "400", description = "Bad count or cursor")
     @APIResponse(responseCode = "404", description = "Unknown dead-letter stream")
@@ -189,7 +250,7 @@ public class DeadLetterResource {
         int n = Requests.pageSize(count);
         String cursor = Requests.cursor(after);
         return permits.run(() -> store.audit(dlq, n, cursor).map(page -> new AuditPage(
-                page.items().stream().map(AuditRecord::of).toList(), page.next())));
+                page.items().stream().map(e -> AuditRecord.of(e, redacted)).toList(), page.next())));
     }
 
     /**
@@ -199,8 +260,8 @@ public class DeadLetterResource {
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record AuditRecord(String id, Map<String, Object> fields, Integer fieldsLeftOut) {
 
-        static AuditRecord of(Excerpt e) {
-            return new AuditRecord(e.id(), ValueJson.of(e.fields()), e.fieldsLeftOut() == 0 ? null : e.fieldsLeftOut());
+        static AuditRecord of(Excerpt e, RedactedFields redacted) {
+            return new AuditRecord(e.id(), redacted.auditRecord(e.fields()), e.fieldsLeftOut() == 0 ? null : e.fieldsLeftOut());
         }
     }
 

@@ -13,8 +13,9 @@ import dev.redrive.deadletter.RecordField;
 /**
  * A dead-letter record as JSON. {@code fields} is the snapshot (values that are not UTF-8 come as
  * {@code {"base64": "..."}}, values over {@code redrive.reads.value-bytes} as
- * {@code {"truncated": true, "size": ..., "text" or "base64": ...}}, see {@link ValueJson});
- * listings leave it out, so a page never carries megabytes of payload.
+ * {@code {"truncated": true, "size": ..., "text" or "base64": ...}}, see {@link ValueJson}; masked
+ * fields as {@link RedactedFields#MASKED} unless an operator revealed them); listings leave it out,
+ * so a page never carries megabytes of payload.
  *
  * @param lastAttemptTrace the W3C traceparent of the last attempt's span (its trace id is the second
  *        part); null when the attempt was not traced
@@ -31,7 +32,8 @@ public record EntryView(String id, String originStream, String originId, String 
         boolean snapshotMissing, Boolean snapshotPacked, List<String> truncated, Integer fieldsLeftOut,
         Map<String, Object> fields) {
 
-    static EntryView of(Excerpt excerpt, int repeatOffenderAfter, boolean withFields) {
+    /** @param fields the snapshot as shown ({@link RedactedFields}), or null to leave it out (listings) */
+    static EntryView of(Excerpt excerpt, int repeatOffenderAfter, Map<String, Object> fields) {
         DeadLetterEntry e = excerpt.record();
         List<String> cut = excerpt.truncatedRecordFields();
         boolean packed = e.snapshotPacked();
@@ -41,7 +43,7 @@ public record EntryView(String id, String originStream, String originId, String 
                 e.instant(RecordField.ENQUEUED_AT), e.instant(RecordField.LAST_ATTEMPT_AT), trace(e), e.deadAt(), e.replays(),
                 e.replays() >= repeatOffenderAfter, e.snapshotMissing(), packed ? Boolean.TRUE : null,
                 cut.isEmpty() ? null : cut, excerpt.fieldsLeftOut() == 0 ? null : excerpt.fieldsLeftOut(),
-                withFields ? ValueJson.of(excerpt.snapshot()) : null);
+                fields);
     }
 
     private static String trace(DeadLetterEntry e) {

@@ -1,6 +1,7 @@
 package dev.redrive.api;
 
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -9,9 +10,10 @@ import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.RestMulti;
 
 import dev.redrive.config.RedriveConfig;
-import dev.redrive.deadletter.RecordField;
-import dev.redrive.deadletter.DeadLetterReader;
 import dev.redrive.deadletter.DeadLetterReader.Slice;
+import dev.redrive.deadletter.DeadLetterReader;
+import dev.redrive.deadletter.RecordField;
+import dev.redrive.job.LogText;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerResponse;
@@ -36,14 +38,20 @@ class RawValues {
     @Inject
     RedriveConfig config;
 
-    /** @param response the download's: reset when its client stalls (see {@link #cutOff}) */
-    Multi<byte[]> stream(String dlq, String id, String name, HttpServerResponse response) {
+    /**
+     * @param response the download's: reset when its client stalls (see {@link #cutOff})
+     * @param beforeSending what must be done once the value is found and before its first byte is
+     *        sent (a masked field's reveal is audited); a failure of it fails the download
+     */
+    Multi<byte[]> stream(String dlq, String id, String name, HttpServerResponse response,
+            Supplier<Uni<Void>> beforeSending) {
         String field = RecordField.snapshotField(name);
         int slice = config.reads().entryBytes();
         // The permit is taken on subscription, so a response that is never sent can't keep one.
         Uni<Started> head = Uni.createFrom().deferred(() -> {
             ReadPermits.Permit permit = permits.take();
             return slice(dlq, id, field, 0, slice)
+                    .call(first -> beforeSending.get())
                     .onFailure().invoke(permit::release)
                     .onCancellation().invoke(permit::release)
                     .map(first -> new Started(permit, first));
@@ -69,7 +77,7 @@ class RawValues {
     private Multi<byte[]> cutOff(String dlq, String id, String name, HttpServerResponse response,
             ReadPermits.Permit permit) {
         LOG.warnf("download of field %s of %s/%s cut off: its client took nothing for %s (redrive.reads.stall-timeout)",
-                name, dlq, id, config.reads().stallTimeout());
+                LogText.of(name), LogText.of(dlq), id, config.reads().stallTimeout());
         permit.release();
         response.reset();
         return Multi.createFrom().nothing();

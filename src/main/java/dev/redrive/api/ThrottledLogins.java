@@ -15,7 +15,9 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;
 
+import dev.redrive.config.LoginsConfig;
 import dev.redrive.config.RedriveConfig;
+import dev.redrive.job.LogText;
 import io.quarkus.elytron.security.runtime.ElytronPasswordIdentityProvider;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.identity.AuthenticationRequestContext;
@@ -65,7 +67,7 @@ public class ThrottledLogins implements IdentityProvider<UsernamePasswordAuthent
 
     @PostConstruct
     void init() {
-        RedriveConfig.Logins c = config.logins();
+        LoginsConfig c = config.logins();
         // Ranges are checked at start-up with the rest of the config (config/ConfigRanges).
         failures = new LoginFailures(clock,
                 new LoginFailures.Limits(c.freeFailures(), c.lockout(), c.maxLockout(), c.forgetAfter()),
@@ -169,7 +171,6 @@ public class ThrottledLogins implements IdentityProvider<UsernamePasswordAuthent
 
     /** A user name as typed by anyone: cut, and no line breaks that could forge log lines. */
     private static String printable(String user) {
-        String cut = user.length() > 64 ? user.substring(0, 64) + "…" : user;
-        return cut.replaceAll("\\p{Cntrl}", "?");
+        return LogText.of(user, 64);
     }
 }

@@ -43,10 +43,11 @@ final class ConfigRanges {
         within("redrive.proposals.count-limit", c.proposals().countLimit(), 1, 100_000_000);
         within("redrive.redis.wait-replicas", c.redis().waitReplicas(), 0, 100);
         within("redrive.redis.wait-timeout", c.redis().waitTimeout(), MS, HOUR);
+        within("redrive.agents.read-audit-records", c.agents().readAuditRecords(), 100, 10_000_000);
         logins(c.logins());
     }
 
-    private static void logins(RedriveConfig.Logins l) {
+    private static void logins(LoginsConfig l) {
         within("redrive.logins.free-failures", l.freeFailures(), 1, 1000);
         within("redrive.logins.free-failures-per-address", l.freeFailuresPerAddress(), 1, 1_000_000);
         within("redrive.logins.tracked", l.tracked(), 100, 10_000_000);

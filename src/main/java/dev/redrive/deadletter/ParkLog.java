@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jboss.logging.Logger;
 
+import dev.redrive.job.LogText;
 import dev.redrive.retry.FailureKind;
 
 /**
@@ -40,7 +41,7 @@ final class ParkLog {
             LOG.warnf("parked job %s/%s (%s) after %d of %d attempts: %s: %s; it is %s/%s, replay with "
                     + "POST /dlq/%s/entries/%s/replay once the cause is fixed",
                     record.originStream(), record.originId(), record.failureKind(), record.attempts(),
-                    record.maxAttempts(), record.errorType(), record.reason(), deadLetters, dlqId,
+                    record.maxAttempts(), LogText.of(record.errorType()), LogText.of(record.reason()), deadLetters, dlqId,
                     URLEncoder.encode(deadLetters, StandardCharsets.UTF_8), dlqId);
         } else {
             window.text = record.fingerprint().text();
@@ -54,7 +55,7 @@ final class ParkLog {
                 + "%d of %d attempts; parked as missing in %s/%s with what is still known (%s), but its fields are "
                 + "lost, so it cannot be replayed: send it again from its source, and trim %s less (MAXLEN above "
                 + "what the queue holds while jobs run and wait for their retries)", record.originStream(),
-                record.originId(), record.attempts(), record.maxAttempts(), deadLetters, dlqId, record.reason(),
+                record.originId(), record.attempts(), record.maxAttempts(), deadLetters, dlqId, LogText.of(record.reason()),
                 record.originStream());
     }
 
@@ -65,7 +66,7 @@ final class ParkLog {
             if (more > 0) {
                 LOG.warnf("parked %d more jobs in %s in the last %d s with the same cause as above (fingerprint %s: %s); "
                         + "GET /dlq/%s/entries?fingerprint=%s lists them", more, cause.deadLetters(), seconds,
-                        cause.fingerprint(), window.text, URLEncoder.encode(cause.deadLetters(), StandardCharsets.UTF_8),
+                        cause.fingerprint(), LogText.of(window.text), URLEncoder.encode(cause.deadLetters(), StandardCharsets.UTF_8),
                         cause.fingerprint());
             }
         });

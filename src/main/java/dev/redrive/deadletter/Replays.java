@@ -11,10 +11,11 @@ import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
 import dev.redrive.config.RedriveConfig;
+import dev.redrive.job.LogText;
 import dev.redrive.redis.DeadLetterScripts;
 import dev.redrive.redis.LuaScripts;
-import dev.redrive.redis.Replication;
 import dev.redrive.redis.RedisTopology;
+import dev.redrive.redis.Replication;
 import dev.redrive.redis.ScriptReply;
 import dev.redrive.trace.ReplaySpan;
 import dev.redrive.trace.Tracing;
@@ -137,7 +138,8 @@ public class Replays {
             switch (reply.code()) {
                 case DISCARDED -> {
                     metrics.discarded(deadLetters);
-                    LOG.infof("%s discarded %s/%s: %s; the audit trail keeps the record", actor, deadLetters, id, why);
+                    LOG.infof("%s discarded %s/%s: %s; the audit trail keeps the record", LogText.of(actor), deadLetters, id,
+                            LogText.of(why));
                     if (!written.confirmed()) {
                         throw DeadLetterException.notReplicated("discarded " + deadLetters + "/" + id
                                 + " (audit record " + reply.text(1) + ")", written);
@@ -208,7 +210,8 @@ public class Replays {
                 String newId = reply.text(1);
                 String origin = reply.text(2);
                 metrics.replayed(request.deadLetters());
-                LOG.infof("%s replayed %s/%s to %s as %s", request.actor(), request.deadLetters(), request.id(), origin, newId);
+                LOG.infof("%s replayed %s/%s to %s as %s", LogText.of(request.actor()), request.deadLetters(), request.id(),
+                        LogText.of(origin), newId);
                 return new Replayed(request.deadLetters(), request.id(), origin, newId, false, reply.text(3));
             }
             case AGAIN -> {

@@ -11,6 +11,7 @@ import jakarta.inject.Inject;
 
 import org.jboss.logging.Logger;
 
+import dev.redrive.job.LogText;
 import dev.redrive.redis.AuditTrail;
 import io.smallrye.mutiny.Uni;
 
@@ -43,6 +44,7 @@ public class Reveals {
         line.put("dlq", dlq);
         line.put("dlq-id", id);
         line.put("fields", String.join(",", fields));
-        return audit.append(dlq, line).invoke(auditId -> LOG.infof("%s revealed %s of %s/%s", actor, fields, dlq, id));
+        return audit.append(dlq, line).invoke(auditId -> LOG.infof("%s revealed %s of %s/%s", LogText.of(actor),
+                LogText.of(fields), dlq, id));
     }
 }

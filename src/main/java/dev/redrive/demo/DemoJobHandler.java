@@ -7,6 +7,7 @@ import org.jboss.logging.Logger;
 
 import dev.redrive.job.Job;
 import dev.redrive.job.JobHandler;
+import dev.redrive.job.LogText;
 import dev.redrive.job.TerminalJobException;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.mutiny.Uni;
@@ -36,7 +37,7 @@ public class DemoJobHandler implements JobHandler {
     }
 
     private static Uni<Void> done(Job job) {
-        LOG.infof("demo: done %s (%s) on attempt %d of %d", job.jobId(), job.text("kind").orElse("ok"),
+        LOG.infof("demo: done %s (%s) on attempt %d of %d", job.jobId(), LogText.of(job.text("kind").orElse("ok")),
                 job.attempt(), job.maxAttempts());
         return Uni.createFrom().voidItem();
     }

@@ -61,6 +61,7 @@ public class Permissions {
             keys.add(RedisKeys.redriveTask(d, "acl-check"));
         });
         keys.add(RedisKeys.consoleSessionEnded("acl-check"));
+        keys.add(RedisKeys.mcpCalls());
         List<Check> checks = new ArrayList<>();
         KEYLESS.forEach(c -> checks.add(new Check(c.get(0).equals("CLIENT") ? c.get(0) + ' ' + c.get(1) : c.get(0), c)));
         for (String key : keys) {

@@ -37,6 +37,16 @@ public final class RedisKeys {
     }
 
     /**
+     * The audit trail of the MCP calls that move nothing: reads, refusals before a tool runs, calls
+     * that name no stream redrive knows. One stream for every process (a call about no stream has
+     * no stream's slot to go to), capped by {@code redrive.agents.read-audit-records}; the calls
+     * that may write are in their stream's {@link #audit}, kept whole.
+     */
+    public static String mcpCalls() {
+        return "redrive:mcp-calls";
+    }
+
+    /**
      * The stored answer of a replay sent with an Idempotency-Key, so a retried request gets the
      * first answer back instead of a second job.
      */

@@ -15,6 +15,7 @@ import dev.redrive.config.QueueSpec;
 import dev.redrive.deadletter.DeadLetterWriter;
 import dev.redrive.job.Durations;
 import dev.redrive.job.Job;
+import dev.redrive.job.LogText;
 import dev.redrive.job.ReservedField;
 import dev.redrive.observe.QueueMetrics;
 import dev.redrive.redis.StreamAccess;
@@ -101,7 +102,7 @@ final class Outcomes {
     /** Hands the job to the retry consumer, after noting the provider's Retry-After when it sent one. */
     void retryLater(Job job, Failure failure, Instant attemptedAt) {
         LOG.debugf("attempt %d of %d of job %s failed (%s: %s); it runs again after its backoff", job.attempt(),
-                job.maxAttempts(), job.jobId(), failure.errorType(), failure.reason());
+                job.maxAttempts(), job.jobId(), LogText.of(failure.errorType()), LogText.of(failure.reason()));
         long backoff = Durations.toMillis(spec.backoff().delayBefore(job.attempt() + 1, job.id().hashCode()));
         var hint = failure.retryAfterHint().map(asked -> capped(job, asked));
         if (ImmediateRetries.atOnce(backoff, hint.isPresent())) {

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.redrive.testing.ApprovalProfile;
 import dev.redrive.testing.Await;
+import dev.redrive.testing.LogLines;
 import dev.redrive.testing.Own;
 import dev.redrive.testing.TestQueue;
 import io.quarkus.redis.datasource.stream.StreamMessage;
@@ -47,15 +48,21 @@ class DeadLetterApiTest {
         String originId = jobs.originOf(dlqId);
         problem(as("operator").delete(jobs.dlqPath() + "/entries/" + enc(dlqId)).then(), 400);
         problem(as("operator").delete(jobs.dlqPath() + "/entries/" + enc(dlqId) + "?reason=%20%0A").then(), 400);
-        // Kept without the white space around it, as the console's form keeps it (deadletter/Replays.reason).
-        String auditId = as("operator").delete(jobs.dlqPath() + "/entries/" + enc(dlqId) + "?reason=%20duplicate%20of%2042%0A")
-                .then().statusCode(200).extract().path("audit");
+        // Kept without the white space around it, as the console's form keeps it (deadletter/Replays.reason);
+        // the line break inside is kept too, but can't start a forged line in the log.
+        String auditId;
+        try (LogLines log = LogLines.of(dev.redrive.deadletter.Replays.class)) {
+            auditId = as("operator").delete(jobs.dlqPath() + "/entries/" + enc(dlqId)
+                    + "?reason=%20duplicate%20of%2042%0AINFO%20forged%0A").then().statusCode(200).extract().path("audit");
+            String line = log.containing("forged").get(0);
+            assertTrue(!line.contains("\n") && line.contains("duplicate of 42\\nINFO forged"), line);
+        }
         assertTrue(jobs.parked(originId).isEmpty(), "discarded");
         StreamMessage<String, String, byte[]> audit = jobs.streams().all(jobs.dlq() + ":audit").stream()
                 .filter(m -> m.id().equals(auditId)).findFirst().orElseThrow();
         assertEquals("discard", text(audit.payload().get("action")));
         assertEquals("operator", text(audit.payload().get("actor")));
-        assertEquals("duplicate of 42", text(audit.payload().get("note")));
+        assertEquals("duplicate of 42\nINFO forged", text(audit.payload().get("note")));
         assertEquals("{\"doc\":\"gone\"}", text(audit.payload().get("record:f:payload")));
         assertEquals(originId, text(audit.payload().get("record:origin-id")));
         assertEquals("terminal", text(audit.payload().get("record:failure")));

@@ -108,7 +108,8 @@ class QueueRegistryTest {
             "redrive.replay.redrive-retention, 999999999999d, 'must be between PT1M and PT8760H (got PT23999999999976H)'",
             "redrive.watch.w.interval, 2h, 'must be between PT0.001S and PT1H (got PT2H)'",
             "redrive.tracing.drop-warning-interval, 0s, 'must be between PT1S and PT1H (got PT0S)'",
-            "redrive.tracing.drop-warning-interval, 999999999999d, 'must be between PT1S and PT1H (got PT23999999999976H)'" })
+            "redrive.tracing.drop-warning-interval, 999999999999d, 'must be between PT1S and PT1H (got PT23999999999976H)'",
+            "redrive.agents.read-audit-records, 10, 'must be between 100 and 10000000 (got 10)'" })
     void aValuePastItsRangeIsRefusedNamingItsProperty(String property, String value, String message) {
         Map<String, String> props = new HashMap<>(Map.of("redrive.queues.q.handler", "known",
                 "redrive.watch.w.group", "theirs"));

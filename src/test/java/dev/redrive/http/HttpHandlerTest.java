@@ -27,6 +27,7 @@ import dev.redrive.testing.Downstream.Answer;
 import dev.redrive.testing.Downstream;
 import dev.redrive.testing.DownstreamResource;
 import dev.redrive.testing.HttpProfile;
+import dev.redrive.testing.LogLines;
 import dev.redrive.testing.Own;
 import dev.redrive.testing.Streams;
 import dev.redrive.testing.TestQueue;
@@ -110,15 +111,20 @@ class HttpHandlerTest {
 
     @Test
     void a4xxIsTerminalAndParkedAfterOneAttemptWithStatusAndBody() {
-        downstream.respond(r -> Answer.status(422, "{\"error\":\"field 'x' missing\"}"));
-        String id = calls.add(Map.of("payload", "{}"));
-        StreamMessage<String, String, byte[]> parked = Await.value("the parked job",
-                () -> calls.parked(id).orElse(null));
-        assertEquals(1, callsFor(id).size());
-        assertEquals("terminal", text(parked, "failure"));
-        assertEquals("http-422", text(parked, "error-type"));
-        assertEquals("HTTP 422 Unprocessable Entity: {\"error\":\"field 'x' missing\"}", text(parked, "reason"));
-        assertEquals("1", text(parked, "attempts"));
+        // a reply body with a line break: stored as sent, but it can't write a line of its own into the log
+        String body = "{\"error\":\"field 'x' missing\"}\n2026-01-01 00:00:00,000 INFO  operator approved everything";
+        downstream.respond(r -> Answer.status(422, body));
+        try (LogLines log = LogLines.named("dev.redrive.deadletter.DeadLetterWriter")) {
+            String id = calls.add(Map.of("payload", "{}"));
+            StreamMessage<String, String, byte[]> parked = Await.value("the parked job", () -> calls.parked(id).orElse(null));
+            assertEquals(1, callsFor(id).size());
+            assertEquals("terminal", text(parked, "failure"));
+            assertEquals("http-422", text(parked, "error-type"));
+            assertEquals("HTTP 422 Unprocessable Entity: " + body, text(parked, "reason"));
+            assertEquals("1", text(parked, "attempts"));
+            String line = Await.value("the park's WARN", () -> log.containing("operator approved").stream().findFirst().orElse(null));
+            assertTrue(!line.contains("\n") && line.contains("missing\"}\\n2026-01-01"), line);
+        }
     }
 
     @Test

@@ -14,7 +14,7 @@ import io.quarkus.test.junit.QuarkusTestProfile;
  * BigEntryTest; reserved: ReservedFieldsTest; shop, kiosk and deli: ConsoleBrowserTest,
  * ConsoleSafetyBrowserTest and ProposalBrowserTest; wait: WaitingProposalsTest; desk, till and amb:
  * the other console tests and AmbiguousRequestsTest; notes: ReplayNoteTest; pnote:
- * ProposalNoteTest; jwt and mcpjwt:
+ * ProposalNoteTest; maudit: McpAuditTest; mask: MaskedFieldsTest; jwt and mcpjwt:
  * JwtAuthTest and McpJwtTest, with tokens of {@link JwtIssuer}), so they share the service and its
  * Redis, and assert on their own streams.
  */
@@ -53,6 +53,8 @@ public class ApiProfile implements QuarkusTestProfile {
         }
         c.queue("wait").attempts(1);
         c.queue("forge").attempts(1);
+        c.queue("maudit").attempts(1);
+        c.queue("mask").attempts(1);
         // A dead-letter stream whose name needs no escaping, so plain HTTP tests can spell its paths.
         c.queue("desk").handler("fixable").attempts(1).set("dlq", "desk-dead");
         c.queue("till").handler("fixable").attempts(1).set("dlq", "till-dead");
@@ -68,6 +70,8 @@ public class ApiProfile implements QuarkusTestProfile {
                 .set("redrive.console.redact-fields", REDACTED)
                 .set("redrive.console.refresh", "1s")
                 .set("redrive.allowed-origins", ALLOWED_ORIGIN)
+                // The fewest MCP call records kept, so McpAuditTest sees the trail trimmed after a few more.
+                .set("redrive.agents.read-audit-records", "1000")
                 // Long enough that a lockout outlasts the requests a test makes during it (ThrottledLoginsTest steps the clock past it).
                 .set("redrive.logins.lockout", "30s")
                 .build();

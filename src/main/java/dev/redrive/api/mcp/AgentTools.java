@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -27,7 +28,6 @@ import dev.redrive.api.DeadLetterResource;
 import dev.redrive.api.ProblemException;
 import dev.redrive.api.ProposalResource;
 import dev.redrive.api.ReadPermits;
-import dev.redrive.api.RedactedFields;
 import dev.redrive.api.RedriveBody;
 import dev.redrive.api.Roles;
 import dev.redrive.config.RedriveConfig;
@@ -43,8 +43,9 @@ import io.smallrye.mutiny.Uni;
 /**
  * The MCP tools: the API's reads, a dry count, proposals, and a direct redrive only where
  * configuration allows it. Each tool asks the code the API runs (its resources and services), so
- * filters, limits, cuts and problems are the API's; each checks the caller's roles itself and is
- * audited ({@link ToolCalls}). Results are bounded by the API's cuts and by {@link ToolCalls#MAX_RESULT_CHARS}.
+ * filters, limits, cuts, masking ({@code RedactedFields}: never revealed to an agent) and problems
+ * are the API's; each checks the caller's roles itself and is
+ * audited ({@link CallAudit}). Results are bounded by the API's cuts and by {@link ToolCalls#MAX_RESULT_CHARS}.
  */
 @ApplicationScoped
 public class AgentTools {
@@ -86,9 +87,6 @@ public class AgentTools {
     RedriveConfig config;
 
     @Inject
-    RedactedFields redacted;
-
-    @Inject
     ObjectMapper mapper;
 
     List<SyncToolSpecification> specifications() {
@@ -112,9 +110,9 @@ public class AgentTools {
                 new Tool("get_entry", "One parked job: its record and the job's fields (snapshot); masked fields stay "
                         + "masked, long values are cut (named in truncated).",
                         object(List.of("dlq", "id"), "dlq", DLQ, "id", string("The dead-letter entry id")), true, ANY,
-                        args -> masked(await(entries.entry(dlq(args), text(args, "id"))))),
+                        args -> await(entries.entry(dlq(args), text(args, "id"), null))),
                 new Tool("get_audit", "The stream's audit trail, newest first: every replay, discard, redrive, "
-                        + "proposal and tool call, with who.", object(List.of("dlq"), "dlq", DLQ, "count",
+                        + "proposal and call of propose_redrive or redrive, with who.", object(List.of("dlq"), "dlq", DLQ, "count",
                                 integer("Records per page. Defaults to 50", 1, 500), "after", string("next of the previous page")),
                         true, ANY, args -> await(entries.audit(dlq(args), number(args, "count"), text(args, "after")))),
                 new Tool("count_matches", "How many parked jobs a filter selects now (a dry run that moves nothing); "
@@ -131,6 +129,11 @@ public class AgentTools {
                 new Tool("redrive", "Starts a bulk redrive at once. Only for dlq-automation callers where "
                         + "redrive.agents.may-redrive is true and approval is not required; otherwise use propose_redrive.",
                         ToolSchemas.redrive(), false, ANY, this::redrive));
+    }
+
+    /** The tool of that name, if there is one. */
+    Optional<Tool> named(String name) {
+        return tools().stream().filter(t -> t.name().equals(name)).findFirst();
     }
 
     private Object listEntries(JsonNode args) {
@@ -187,20 +190,6 @@ public class AgentTools {
         ObjectNode body = args.deepCopy();
         body.remove("dlq");
         return body;
-    }
-
-    /** The entry as the API shows it, the fields redrive.console.redact-fields names masked. */
-    private Object masked(Object entry) {
-        ObjectNode view = mapper.valueToTree(entry);
-        JsonNode fields = view.get("fields");
-        if (fields instanceof ObjectNode f) {
-            for (String name : redacted.names()) {
-                if (f.has(name)) {
-                    f.put(name, "(masked: redrive.console.redact-fields; an operator may reveal it in the console)");
-                }
-            }
-        }
-        return view;
     }
 
     private <T> T await(Uni<T> read) {

@@ -12,6 +12,7 @@ import jakarta.inject.Singleton;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -30,6 +31,7 @@ import dev.redrive.api.Problem;
 import dev.redrive.api.ProblemException;
 import dev.redrive.api.Roles;
 import dev.redrive.config.RedriveConfig;
+import dev.redrive.job.LogText;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
@@ -43,7 +45,8 @@ import io.smallrye.common.annotation.Blocking;
  * port. A POST carries one JSON-RPC message and its answer comes back as plain JSON (the
  * transport's non-streaming form: no session, no server-sent events, so any replica answers any
  * call). Authenticated and role-checked like the API (Basic or bearer JWT; any dlq-* role gets in,
- * each tool checks its own roles); every tool call is audited by {@link AgentTools}.
+ * each tool checks its own roles); every tool call is audited ({@link CallAudit})
+ * before the SDK reads it.
  */
 @Path("/mcp")
 @Singleton
@@ -53,11 +56,17 @@ import io.smallrye.common.annotation.Blocking;
 @SecurityRequirement(name = "jwt")
 public class McpEndpoint {
 
+    /** The header that names the protocol version of every request after initialize. */
+    static final String PROTOCOL_HEADER = "MCP-Protocol-Version";
+
     /** A JSON-RPC message is small: tool arguments are filters and notes. */
     static final int MAX_MESSAGE_BYTES = 64 * 1024;
 
     @Inject
     AgentTools tools;
+
+    @Inject
+    ToolCalls calls;
 
     @Inject
     RedriveConfig config;
@@ -87,11 +96,22 @@ public class McpEndpoint {
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed({ Roles.VIEWER, Roles.OPERATOR, Roles.AUTOMATION })
     @Operation(summary = "One MCP JSON-RPC message (Streamable HTTP, stateless)",
-            description = "initialize, tools/list and tools/call; protocol 2025-06-18 or later. A request is answered "
-                    + "with its JSON-RPC response; a notification or response with 202 and no body.")
+            description = "initialize, tools/list and tools/call; protocol 2025-06-18 or 2025-11-25 (MCP-Protocol-Version). "
+                    + "A request is answered with its JSON-RPC response (a tools/call whose params are not an object "
+                    + "with a string name and an object or no arguments: error -32602 Invalid params); a notification "
+                    + "or response with 202 and no body.")
     @APIResponse(responseCode = "200", description = "The JSON-RPC response")
     @APIResponse(responseCode = "202", description = "A notification, accepted")
-    public Response message(byte[] body) {
+    @APIResponse(responseCode = "400", description = "Not one JSON-RPC message, or an MCP-Protocol-Version header "
+            + "naming a version this server does not speak (the detail lists those it does)")
+    public Response message(@HeaderParam(PROTOCOL_HEADER) String protocolVersion, byte[] body) {
+        // The transport says a server MUST answer 400 to a version it does not speak, rather than
+        // guess what the client means; a request without the header (an initialize) is served.
+        if (protocolVersion != null && !transport.protocolVersions().contains(protocolVersion)) {
+            throw new ProblemException(400, "unsupported-protocol-version", "Unsupported MCP protocol version",
+                    PROTOCOL_HEADER + " " + LogText.of(protocolVersion, 40) + " is not one this server speaks; it speaks "
+                            + String.join(", ", transport.protocolVersions()));
+        }
         if (body == null || body.length == 0 || body.length > MAX_MESSAGE_BYTES) {
             throw ProblemException.badRequest("a POST to /mcp carries one JSON-RPC message of at most "
                     + MAX_MESSAGE_BYTES + " bytes");
@@ -104,8 +124,10 @@ public class McpEndpoint {
         }
         McpTransportContext context = McpTransportContext.create(Map.of());
         if (message instanceof McpSchema.JSONRPCRequest request) {
-            McpSchema.JSONRPCResponse answer = transport.handler().handleRequest(context, request)
-                    .block(config.redisTimeout().multipliedBy(4));
+            McpSchema.JSONRPCResponse refused = McpSchema.METHOD_TOOLS_CALL.equals(request.method())
+                    ? calls.admit(request) : null;
+            McpSchema.JSONRPCResponse answer = refused != null ? refused
+                    : transport.handler().handleRequest(context, request).block(config.redisTimeout().multipliedBy(4));
             try {
                 return Response.ok(json.writeValueAsString(answer), MediaType.APPLICATION_JSON).build();
             } catch (IOException e) {

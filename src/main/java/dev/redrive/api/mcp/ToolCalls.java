@@ -1,15 +1,11 @@
 package dev.redrive.api.mcp;
 
-import java.time.Clock;
-import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-
-import org.jboss.logging.Logger;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -18,20 +14,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.api.Callers;
 import dev.redrive.api.Problem;
 import dev.redrive.api.ProblemMappers;
-import dev.redrive.config.RedriveConfig;
-import dev.redrive.deadletter.DeadLetterReader;
-import dev.redrive.redis.AuditTrail;
 import io.modelcontextprotocol.spec.McpSchema;
 
 /**
- * One tool call as the server runs it: audited with the caller and the tool's name, role-checked,
- * run, and answered within bounds. A refusal or failure is an MCP tool error (isError) carrying the
- * API's problem (status, type, title, detail), so an agent reads the same text a REST caller would.
+ * One tool call as the server runs it: audited with the caller and the tool's name before the SDK
+ * reads it ({@link #admit}, {@link CallAudit}), role-checked, run, and answered within bounds. A
+ * refusal or failure is an MCP tool error (isError) carrying the API's problem (status, type,
+ * title, detail), so an agent reads the same text a REST caller would.
  */
 @ApplicationScoped
 class ToolCalls {
-
-    private static final Logger LOG = Logger.getLogger(ToolCalls.class);
 
     /**
      * Largest tool result, in characters: the API's own cuts keep a page small, and this keeps a
@@ -50,23 +42,15 @@ class ToolCalls {
     ProblemMappers problems;
 
     @Inject
-    DeadLetterReader reader;
+    AgentTools tools;
 
     @Inject
-    AuditTrail auditTrail;
-
-    @Inject
-    Clock clock;
-
-    @Inject
-    RedriveConfig config;
+    CallAudit audit;
 
     McpSchema.CallToolResult call(AgentTools.Tool tool, McpSchema.CallToolRequest request) {
-        String caller = callers.name();
         JsonNode args = mapper.valueToTree(request.arguments() == null ? Map.of() : request.arguments());
         try {
-            audit(caller, tool.name(), args);
-            if (tool.roles().stream().noneMatch(callers::has)) {
+            if (!allowed(tool)) {
                 return error(Problem.of(403, "forbidden", "Forbidden", "your roles do not allow the tool "
                         + tool.name() + "; it needs one of " + tool.roles() + " (docs/API.md, Roles)"));
             }
@@ -78,31 +62,47 @@ class ToolCalls {
             }
             return McpSchema.CallToolResult.builder().isError(false).addTextContent(text).build();
         } catch (RuntimeException | JsonProcessingException e) {
-            Object entity = problems.toResponse(e instanceof java.util.concurrent.CompletionException && e.getCause() != null
-                    ? e.getCause() : e).getEntity();
-            return error(entity instanceof Problem p ? p
-                    : Problem.of(500, "internal", "Internal error", "the tool failed on the server; see its log"));
+            return error(e);
         }
     }
 
     /**
-     * Records the call in the audit trail of the stream it names, when redrive knows that stream
-     * (an unknown name must not make a key); a call about no stream is logged only.
+     * A tools/call as it arrives, before the SDK reads it: audited first ({@link CallAudit}), so
+     * calls that the SDK's schema check, an unknown name or the roles refuse leave their record
+     * too. Params that are no call (not an object, no string name, arguments that are not an
+     * object) are answered with JSON-RPC's -32602 here, which the SDK would fail on with an
+     * exception (a 500). Returns that answer, or a tool error when a call that may write could not
+     * be audited, or null when the call goes on to the SDK.
      */
-    private void audit(String caller, String toolName, JsonNode args) {
-        JsonNode dlq = args.get("dlq");
-        String stream = dlq != null && dlq.isTextual() ? dlq.asText() : null;
-        LOG.infof("%s called MCP tool %s%s", caller, toolName, stream == null ? "" : " on " + stream);
-        if (stream == null || !reader.knownStreams().contains(stream)) {
-            return;
+    McpSchema.JSONRPCResponse admit(McpSchema.JSONRPCRequest request) {
+        JsonNode params = request.params() == null ? null : mapper.valueToTree(request.params());
+        JsonNode arguments = params == null ? null : params.get("arguments");
+        String wrong = params == null || !params.isObject() ? "params must be an object with the tool's name and arguments"
+                : !params.path("name").isTextual() ? "params.name must be a string: the tool's name"
+                : arguments != null && !arguments.isNull() && !arguments.isObject() ? "params.arguments must be an object"
+                : null;
+        String name = params != null && params.path("name").isTextual() ? params.get("name").asText() : "";
+        AgentTools.Tool tool = tools.named(name).orElse(null);
+        String refused = wrong != null ? "invalid-params" : tool == null ? "unknown-tool" : !allowed(tool) ? "forbidden" : null;
+        try {
+            audit.record(name, tool, wrong == null ? arguments : null, refused);
+        } catch (RuntimeException e) {
+            return McpSchema.JSONRPCResponse.result(request.id(), error(e));
         }
-        Map<String, String> record = new LinkedHashMap<>();
-        record.put("action", "mcp-tool");
-        record.put("tool", toolName);
-        record.put("actor", caller);
-        record.put("at", clock.instant().truncatedTo(ChronoUnit.MILLIS).toString());
-        record.put("dlq", stream);
-        auditTrail.append(stream, record).await().atMost(config.redisTimeout());
+        return wrong == null ? null : McpSchema.JSONRPCResponse.error(request.id(),
+                new McpSchema.JSONRPCResponse.JSONRPCError(McpSchema.ErrorCodes.INVALID_PARAMS, "Invalid params: " + wrong));
+    }
+
+    private boolean allowed(AgentTools.Tool tool) {
+        return tool.roles().stream().anyMatch(callers::has);
+    }
+
+    /** The API's problem for what failed, as a tool error. */
+    private McpSchema.CallToolResult error(Exception e) {
+        Object entity = problems.toResponse(e instanceof java.util.concurrent.CompletionException && e.getCause() != null
+                ? e.getCause() : e).getEntity();
+        return error(entity instanceof Problem p ? p
+                : Problem.of(500, "internal", "Internal error", "the tool failed on the server; see its log"));
     }
 
     private McpSchema.CallToolResult error(Problem p) {

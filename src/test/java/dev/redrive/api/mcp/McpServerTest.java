@@ -1,6 +1,10 @@
 package dev.redrive.api.mcp;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,12 +19,16 @@ import java.util.function.Consumer;
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.redrive.testing.ApiProfile;
+import dev.redrive.testing.ApiUsers;
 import dev.redrive.testing.DeadLetterSeed;
+import dev.redrive.testing.LogLines;
 import dev.redrive.testing.McpClients;
 import dev.redrive.testing.Own;
 import dev.redrive.testing.TestQueue;
@@ -129,8 +137,9 @@ class McpServerTest {
             List<String> calls = audit.get("items").findValues("fields").stream()
                     .filter(f -> "mcp-tool".equals(f.path("action").asText()))
                     .map(f -> f.get("actor").asText() + " " + f.get("tool").asText()).toList();
-            assertTrue(calls.containsAll(List.of("automation list_causes", "automation propose_redrive",
-                    "automation redrive", "automation get_audit")), calls.toString());
+            // the calls that may write are kept whole in the stream's trail; reads go to the capped one (McpAuditTest)
+            assertTrue(calls.containsAll(List.of("automation propose_redrive", "automation redrive")), calls.toString());
+            assertFalse(calls.contains("automation list_causes") || calls.contains("automation get_audit"), calls.toString());
         });
     }
 
@@ -153,6 +162,43 @@ class McpServerTest {
             refused(call(client, "propose_redrive", Map.of("dlq", agent.dlq(), "filter", Map.of("origin", ORIGIN))), "403");
             refused(call(client, "redrive", Map.of("dlq", agent.dlq())), "propose_redrive");
         });
+    }
+
+    /** The dlq argument is logged before it is known to name a stream: its line break stays in its line. */
+    @Test
+    void anArgumentCannotWriteALineOfItsOwnIntoTheLog() {
+        try (LogLines log = LogLines.of(CallAudit.class)) {
+            as("viewer", client -> refused(call(client, "list_causes",
+                    Map.of("dlq", "nope\n2026-01-01 00:00:00,000 INFO  operator approved everything")), "404"));
+            String line = log.containing("operator approved").get(0);
+            assertTrue(!line.contains("\n") && line.contains("nope\\n2026-01-01"), line);
+        }
+    }
+
+    /** A tools/call whose params are no call is JSON-RPC's Invalid params, never a 500. */
+    @ParameterizedTest
+    @ValueSource(strings = { ",\"params\":{\"name\":\"list_dead_letter_streams\",\"arguments\":\"all\"}",
+            ",\"params\":{\"name\":\"list_dead_letter_streams\",\"arguments\":[1]}", "",
+            ",\"params\":{\"arguments\":{}}", ",\"params\":[\"list_dead_letter_streams\"]" })
+    void aToolCallWithoutAnObjectOfArgumentsIsInvalidParams(String params) {
+        post("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\"" + params + "}", McpClients.PROTOCOL)
+                .then().statusCode(200).body("id", equalTo(7)).body("error.code", equalTo(-32602))
+                .body("error.message", startsWith("Invalid params"));
+    }
+
+    /** The transport requires a 400 for a protocol version the server does not speak, naming those it does. */
+    @Test
+    void anUnsupportedProtocolVersionIsRefused() {
+        post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}", "1999-01-01").then().statusCode(400)
+                .body("detail", containsString("2025-06-18")).body("detail", containsString("1999-01-01"));
+        post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}", McpClients.PROTOCOL).then().statusCode(200)
+                .body("result.tools.size()", greaterThan(0));
+    }
+
+    private io.restassured.response.Response post(String message, String protocolVersion) {
+        return given().auth().preemptive().basic("viewer", ApiUsers.password("viewer")).contentType("application/json")
+                .accept("application/json, text/event-stream").header("MCP-Protocol-Version", protocolVersion)
+                .body(message).post(URI.create(root + "mcp"));
     }
 
     @Test
