@@ -14,6 +14,8 @@ command -v redis-server >/dev/null 2>&1 || apt_install redis-server
 command -v promtool >/dev/null 2>&1 || apt_install prometheus || echo "prometheus not installed: alert rule tests will say so and skip"
 # The console's browser tests drive Debian's chromium through Debian's chromedriver (no download).
 { [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; } || apt_install chromium chromium-driver
+# it/ClockSkewIT runs a replica with its clock an hour off under Debian's faketime (testing/SkewedReplicas).
+[ -r /usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1 ] || apt_install faketime
 
 # it/McpTypeScriptClientIT drives /mcp with the official MCP TypeScript SDK, pinned by its lock file.
 command -v npm >/dev/null 2>&1 || apt_install nodejs npm

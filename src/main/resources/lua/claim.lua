@@ -2,6 +2,7 @@
 -- uses lib/fields.lua
 -- uses lib/ranges.lua
 -- uses lib/claims.lua
+-- uses lib/clock.lua
 -- claim.lua: give pending entries to a worker, each only if it is still where the caller saw it.
 --
 -- Two callers: the retry scheduler (entries waiting under the retry consumer whose backoff has
@@ -13,12 +14,15 @@
 -- the entry was just read with XRANGE and a second copy in XCLAIM's reply would be thrown away.
 --
 -- KEYS[1]  stream
--- KEYS[2]  the stream's not-before hash (entry id -> epoch ms from Retry-After; same hash slot)
+-- KEYS[2]  the stream's not-before hash (entry id -> epoch ms on Redis' clock, from Retry-After;
+--          same hash slot)
 -- ARGV[1]  consumer group
 -- ARGV[2]  worker consumer (who runs the attempt)
--- ARGV[3]  now, epoch ms
--- ARGV[4]  least idle time in ms the entry must still have (0 for due retries)
--- ARGV[5..] triples of: entry id, consumer the caller saw owning it, delivery count the caller saw
+-- ARGV[3]  least idle time in ms the entry must still have (0 for due retries)
+-- ARGV[4..] triples of: entry id, consumer the caller saw owning it, delivery count the caller saw
+--
+-- A not-before is compared with Redis' clock (TIME, lib/clock.lua), never the caller's: the
+-- replica that wrote it and the one claiming may disagree on the time by an hour.
 --
 -- Returns an array, one item per entry taken:
 --   { id, delivery count after the claim, { field, value, ... } }  claimed, to run
@@ -31,22 +35,23 @@
 -- before the first claim; claims and unhints go in slices, so no page is too long for Lua's stack.
 
 local stream, notBefore = KEYS[1], KEYS[2]
-local group, worker, now, minIdle = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
+local group, worker, minIdle = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local taken = {}
--- Retry-After hints are rare: look them up only when the stream has any.
+-- Retry-After hints are rare: look them up (and ask Redis the time) only when the stream has any.
 local hinted = redis.call('HLEN', notBefore) > 0
+local now = hinted and redisMillis()
 -- Claimed ids grouped by their new delivery count: one XCLAIM per count, not one per entry
 -- (the call itself is most of XCLAIM's cost, and a page of due retries mostly shares a count).
 local byCount, counts = {}, {}
 
 -- The page's pending entries and their stream entries, read a range at a time (lib/ranges.lua).
 local ids = {}
-for i = 5, #ARGV, 3 do
+for i = 4, #ARGV, 3 do
   ids[#ids + 1] = ARGV[i]
 end
 local pending = pendingOf(stream, group, minIdle, ids)
 local claimable, seen = {}, {}
-for i = 5, #ARGV, 3 do
+for i = 4, #ARGV, 3 do
   local p = pending[ARGV[i]]
   if p and not seen[ARGV[i]] and p[2] == ARGV[i + 1] and p[4] == tonumber(ARGV[i + 2]) then
     seen[ARGV[i]] = true

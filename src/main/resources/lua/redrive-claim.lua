@@ -1,4 +1,5 @@
 #!lua
+-- uses lib/clock.lua
 -- redrive-claim.lua: take or renew the lease on a bulk redrive, so one process runs it.
 --
 -- The runner renews its lease before every batch; a process that starts finds tasks whose
@@ -9,9 +10,12 @@
 -- KEYS[1]  the redrive task hash
 -- KEYS[2]  the stream's task index (redrive-start.lua adds every task to it)
 -- ARGV[1]  this process (owner name)
--- ARGV[2]  now, epoch ms
--- ARGV[3]  lease length, ms
--- ARGV[4]  the task id (its member in KEYS[2])
+-- ARGV[2]  lease length, ms
+-- ARGV[3]  the task id (its member in KEYS[2])
+--
+-- The lease's end is written and tested on Redis' clock (TIME, lib/clock.lua), not the runner's:
+-- a runner whose clock is behind would otherwise take a live runner's task, or hold its own long
+-- after it died.
 --
 -- A task that is finished, or gone (its hash expired after the retention), leaves the index
 -- here: the index is what every replica walks each lease period to find abandoned tasks, so it
@@ -21,17 +25,18 @@
 --          0 when the task is finished, cancelled or held by another live process
 
 local task, index = KEYS[1], KEYS[2]
-local owner, now, lease = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+local owner, lease, id = ARGV[1], tonumber(ARGV[2]), ARGV[3]
 
 local state = redis.call('HGET', task, 'state')
 if state ~= 'counting' and state ~= 'canary' and state ~= 'running' then
-  redis.call('ZREM', index, ARGV[4])
+  redis.call('ZREM', index, id)
   return 0
 end
 local holder = redis.call('HGET', task, 'owner')
 local leaseUntil = tonumber(redis.call('HGET', task, 'lease-until') or '0') or 0
+local now = redisMillis()
 if holder ~= owner and leaseUntil > now then
   return 0
 end
-redis.call('HSET', task, 'owner', owner, 'lease-until', tostring(now + lease))
+redis.call('HSET', task, 'owner', owner, 'lease-until', millisText(now + lease))
 return 1

@@ -2,6 +2,7 @@
 -- uses lib/fields.lua
 -- uses lib/ranges.lua
 -- uses lib/claims.lua
+-- uses lib/clock.lua
 -- transfer.lua: give pending entries to a consumer without counting a delivery, each only if its
 -- stream entry still exists.
 --
@@ -14,11 +15,16 @@
 -- park as missing. Ids no longer pending (acked, parked) are skipped, as XCLAIM would skip them.
 --
 -- KEYS[1]  stream
--- KEYS[2]  the stream's not-before hash (entry id -> epoch ms from Retry-After; same hash slot)
+-- KEYS[2]  the stream's not-before hash (entry id -> epoch ms on Redis' clock, from Retry-After;
+--          same hash slot)
 -- ARGV[1]  consumer group
 -- ARGV[2]  consumer to give the entries to
 -- ARGV[3]  delivery count to set (RETRYCOUNT), or -1 to keep each entry's
--- ARGV[4..] pairs of: entry id, epoch ms before which it may not run again (-1: no hint)
+-- ARGV[4..] pairs of: entry id, ms from now it may not run again for (the provider's Retry-After;
+--          -1: no hint)
+--
+-- The not-before stored is Redis' clock (TIME, lib/clock.lua) plus the wait, the clock claim.lua
+-- reads it with: a caller whose own clock is off writes the same not-before as any other.
 --
 -- Returns an array, one item per trimmed entry (none claimed, nothing written for it):
 --   { id, delivery count so far, owner }
@@ -69,6 +75,10 @@ if #absent > 0 then
 end
 
 if #hintArgs > 0 then
+  local now = redisMillis()
+  for i = 2, #hintArgs, 2 do
+    hintArgs[i] = millisText(now + tonumber(hintArgs[i]))
+  end
   inSlices('HSET', notBefore, hintArgs)
 end
 claimIds(stream, group, consumer, present, count >= 0 and count or nil)

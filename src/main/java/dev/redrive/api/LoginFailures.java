@@ -1,10 +1,9 @@
 package dev.redrive.api;
 
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
  * Failed logins by user and by client address, and how long each must wait before its next try:
@@ -14,7 +13,8 @@ import java.util.Map;
  * the last one. The wait is the longer of the user's and the address's. At most {@code tracked}
  * keys are kept: past it the least recently failed is forgotten, so memory is bounded whatever
  * an attacker sends (forgetting errs toward letting a guess through, never toward a lockout).
- * The clock is given, so tests step time instead of waiting.
+ * The clock is given, so tests step time instead of waiting; it is a monotonic one (nanoseconds,
+ * {@code System.nanoTime} in production), so a wall clock set back an hour stretches no lockout.
  */
 public final class LoginFailures {
 
@@ -22,16 +22,18 @@ public final class LoginFailures {
     public record Limits(int free, Duration lockout, Duration maxLockout, Duration forgetAfter) {
     }
 
-    private record Count(int failures, Instant last) {
+    /** {@code last}: the last failure on the monotonic clock, in nanoseconds. */
+    private record Count(int failures, long last) {
     }
 
-    private final Clock clock;
+    private final LongSupplier nanos;
     private final Limits perUser;
     private final Limits perAddress;
     private final Map<String, Count> counts;
 
-    public LoginFailures(Clock clock, Limits perUser, Limits perAddress, int tracked) {
-        this.clock = clock;
+    /** @param nanos the monotonic clock, in nanoseconds: only differences are read */
+    public LoginFailures(LongSupplier nanos, Limits perUser, Limits perAddress, int tracked) {
+        this.nanos = nanos;
         this.perUser = perUser;
         this.perAddress = perAddress;
         this.counts = new LinkedHashMap<>(16, 0.75f, true) {
@@ -44,7 +46,7 @@ public final class LoginFailures {
 
     /** How long {@code user} (null when not known yet) from {@code address} must still wait; zero when they may try. */
     public synchronized Duration wait(String user, String address) {
-        Instant now = clock.instant();
+        long now = nanos.getAsLong();
         Duration byAddress = wait(addressKey(address), perAddress, now);
         Duration byUser = user == null ? Duration.ZERO : wait(userKey(user), perUser, now);
         return byUser.compareTo(byAddress) > 0 ? byUser : byAddress;
@@ -52,7 +54,7 @@ public final class LoginFailures {
 
     /** Counts a failure; returns the wait it sets from now (zero while failures are still free). */
     public synchronized Duration failed(String user, String address) {
-        Instant now = clock.instant();
+        long now = nanos.getAsLong();
         count(addressKey(address), perAddress, now);
         if (user != null) {
             count(userKey(user), perUser, now);
@@ -73,23 +75,28 @@ public final class LoginFailures {
         return counts.size();
     }
 
-    private void count(String key, Limits limits, Instant now) {
+    private void count(String key, Limits limits, long now) {
         Count before = counts.get(key);
-        boolean fresh = before == null || !now.isBefore(before.last().plus(limits.forgetAfter()));
+        boolean fresh = before == null || !before(now, before.last(), limits.forgetAfter());
         counts.put(key, new Count(fresh ? 1 : saturatedIncrement(before.failures()), now));
     }
 
-    private Duration wait(String key, Limits limits, Instant now) {
+    private Duration wait(String key, Limits limits, long now) {
         Count c = counts.get(key);
         if (c == null || c.failures() < limits.free()) {
             return Duration.ZERO;
         }
-        if (!now.isBefore(c.last().plus(limits.forgetAfter()))) {
+        if (!before(now, c.last(), limits.forgetAfter())) {
             counts.remove(key);
             return Duration.ZERO;
         }
-        Duration left = Duration.between(now, c.last().plus(lockout(c.failures() - limits.free() + 1, limits)));
+        Duration left = lockout(c.failures() - limits.free() + 1, limits).minusNanos(now - c.last());
         return left.isNegative() ? Duration.ZERO : left;
+    }
+
+    /** Whether {@code now} is less than {@code span} after {@code last} (nanoseconds; spans are at most days). */
+    private static boolean before(long now, long last, Duration span) {
+        return now - last < span.toNanos();
     }
 
     /** lockout * 2^(over-1), capped, without overflowing however many failures there were. */

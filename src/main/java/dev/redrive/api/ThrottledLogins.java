@@ -1,6 +1,5 @@
 package dev.redrive.api;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
 
@@ -18,6 +17,7 @@ import io.quarkus.runtime.Startup;
 import dev.redrive.config.LoginsConfig;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.job.LogText;
+import dev.redrive.time.Timers;
 import io.quarkus.elytron.security.runtime.ElytronPasswordIdentityProvider;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.identity.AuthenticationRequestContext;
@@ -53,8 +53,9 @@ public class ThrottledLogins implements IdentityProvider<UsernamePasswordAuthent
     @Inject
     RedriveConfig config;
 
+    /** Its monotonic clock: a wall clock set back must stretch no lockout (tests step it). */
     @Inject
-    Clock clock;
+    Timers time;
 
     @Inject
     MeterRegistry meters;
@@ -69,7 +70,7 @@ public class ThrottledLogins implements IdentityProvider<UsernamePasswordAuthent
     void init() {
         LoginsConfig c = config.logins();
         // Ranges are checked at start-up with the rest of the config (config/ConfigRanges).
-        failures = new LoginFailures(clock,
+        failures = new LoginFailures(time::elapsedNanos,
                 new LoginFailures.Limits(c.freeFailures(), c.lockout(), c.maxLockout(), c.forgetAfter()),
                 new LoginFailures.Limits(c.freeFailuresPerAddress(), c.lockout(), c.maxLockout(), c.forgetAfter()),
                 c.tracked());
@@ -122,7 +123,7 @@ public class ThrottledLogins implements IdentityProvider<UsernamePasswordAuthent
 
     /** One WARN a second at most, whatever an attacker sends; the next one says how many it left out. */
     private synchronized void warn(String user, String address, boolean form, Duration wait) {
-        long now = clock.millis();
+        long now = time.elapsedMillis();
         if (now - lastWarning < 1000) {
             unlogged++;
             return;

@@ -115,17 +115,19 @@ public final class HttpJobHandler implements JobHandler {
         byte[] body;
         try {
             body = body(job, options);
+            options.putHeader(JOB_ID, job.jobId())
+                    .putHeader(STREAM, job.stream())
+                    .putHeader(JOB, HeaderValues.of(job, Job.NAME).orElse(job.queue()))
+                    .putHeader(ATTEMPT, Integer.toString(job.attempt()))
+                    .putHeader(MAX_ATTEMPTS, Integer.toString(job.maxAttempts()))
+                    .putHeader(IDEMPOTENCY_KEY, HeaderValues.of(job, Job.IDEMPOTENCY_KEY).orElseGet(job::jobId));
+            if (!traced) {
+                HeaderValues.of(job, Job.TRACEPARENT).ifPresent(tp -> options.putHeader(TRACEPARENT, tp));
+            }
         } catch (JsonProcessingException e) {
             return CompletableFuture.failedFuture(new TerminalJobException("invalid-fields", "fields can't be sent as JSON: " + e.getMessage(), e));
-        }
-        options.putHeader(JOB_ID, job.jobId())
-                .putHeader(STREAM, job.stream())
-                .putHeader(JOB, job.name())
-                .putHeader(ATTEMPT, Integer.toString(job.attempt()))
-                .putHeader(MAX_ATTEMPTS, Integer.toString(job.maxAttempts()))
-                .putHeader(IDEMPOTENCY_KEY, job.idempotencyKey());
-        if (!traced) {
-            job.text(Job.TRACEPARENT).ifPresent(tp -> options.putHeader(TRACEPARENT, tp));
+        } catch (TerminalJobException unsendable) {
+            return CompletableFuture.failedFuture(unsendable);
         }
         // The call's one time limit: no idle timeout on the request as well, which would be a second
         // timer per call for a limit this one already enforces.
@@ -182,7 +184,7 @@ public final class HttpJobHandler implements JobHandler {
     private static byte[] body(Job job, RequestOptions options) throws JsonProcessingException {
         var payload = job.bytes(Job.PAYLOAD);
         if (payload.isPresent()) {
-            String type = job.text(Job.CONTENT_TYPE).orElse(null);
+            String type = HeaderValues.of(job, Job.CONTENT_TYPE).orElse(null);
             options.putHeader(CONTENT_TYPE, type != null ? type : APPLICATION_JSON);
             return payload.get();
         }
@@ -213,9 +215,12 @@ public final class HttpJobHandler implements JobHandler {
         throw new TerminalJobException(errorType, reason, null);
     }
 
-    /** 408, 425, 429 and 5xx may clear on their own; every other non-2xx answer will not. */
+    /**
+     * 408, 425, 429 and 5xx may clear on their own; every other non-2xx answer will not, a status
+     * outside HTTP's 100-599 (a broken provider answering 999) included.
+     */
     static boolean isTransient(int status) {
-        return status == 408 || status == 425 || status == 429 || status >= 500;
+        return status == 408 || status == 425 || status == 429 || (status >= 500 && status <= 599);
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.redrive.observe;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -13,13 +14,15 @@ import org.eclipse.microprofile.health.Readiness;
 
 import dev.redrive.config.QueueRegistry;
 import dev.redrive.redis.BlockingReads;
+import dev.redrive.redis.LuaScripts;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.smallrye.health.api.AsyncHealthCheck;
 import io.smallrye.mutiny.Uni;
 
 /**
- * Ready when Redis answers, every queue's group is in place and every blocking reader reads
- * (a failing one names its queues). Liveness deliberately does not
+ * Ready when Redis answers, every queue's group is in place, every blocking reader reads
+ * (a failing one names its queues) and Redis runs redrive's scripts (while it refuses them with
+ * NOPERM, the refused command is named: {@link LuaScripts#refusal()}). Liveness deliberately does not
  * look at Redis: a Redis outage should stop traffic to the pod, not restart it. This is the only
  * check that looks at Redis (the client's own, which waits quarkus.redis.timeout, is switched off
  * in application.properties), so readiness answers within a second even when Redis is frozen.
@@ -43,6 +46,9 @@ public class RedisReadiness implements AsyncHealthCheck {
     @Inject
     BlockingReads reads;
 
+    @Inject
+    LuaScripts scripts;
+
     @Override
     public Uni<HealthCheckResponse> call() {
         return redis.execute("PING").ifNoItem().after(PING_LIMIT).fail()
@@ -61,7 +67,10 @@ public class RedisReadiness implements AsyncHealthCheck {
                                 .filter(q -> q.group().equals(f.group()) && f.streams().contains(q.stream()))
                                 .forEach(q -> b.withData("queue." + q.name(), "new entries not read: " + f.reason()));
                     }
-                    return b.status(started.size() == configured && failing.isEmpty()).build();
+                    // PING is allowed, yet a user whose scripts Redis refuses can neither claim nor park a job.
+                    Optional<String> refused = scripts.refusal();
+                    refused.ifPresent(r -> b.withData("redis", r));
+                    return b.status(started.size() == configured && failing.isEmpty() && refused.isEmpty()).build();
                 })
                 .onFailure().recoverWithItem(e -> HealthCheckResponse.named("redrive").down()
                         .withData("redis", "down: " + e.getMessage()).build());

@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -104,6 +105,7 @@ public class LuaScripts {
     private static final String USES = "-- uses ";
 
     private final Map<Script, Loaded> scripts = new EnumMap<>(Script.class);
+    private final ScriptRefusal refusal = new ScriptRefusal();
 
     @Inject
     ReactiveRedisDataSource redis;
@@ -133,9 +135,9 @@ public class LuaScripts {
         if (unfit != null) {
             return Uni.createFrom().failure(unfit);
         }
-        return redis.execute("EVALSHA", command(loaded.sha, keys, args))
+        return noted(redis.execute("EVALSHA", command(loaded.sha, keys, args))
                 .onFailure(LuaScripts::isNoScript)
-                .recoverWithUni(() -> redis.execute("EVAL", command(loaded.body, keys, args)));
+                .recoverWithUni(() -> redis.execute("EVAL", command(loaded.body, keys, args))));
     }
 
     /**
@@ -148,9 +150,9 @@ public class LuaScripts {
         if (unfit != null) {
             return Uni.createFrom().failure(unfit);
         }
-        return redis.getRedis().send(binaryCommand(Command.EVALSHA, loaded.sha, keys, args))
+        return noted(redis.getRedis().send(binaryCommand(Command.EVALSHA, loaded.sha, keys, args))
                 .onFailure(LuaScripts::isNoScript)
-                .recoverWithUni(() -> redis.getRedis().send(binaryCommand(Command.EVAL, loaded.body, keys, args)));
+                .recoverWithUni(() -> redis.getRedis().send(binaryCommand(Command.EVAL, loaded.body, keys, args))));
     }
 
     /**
@@ -163,9 +165,22 @@ public class LuaScripts {
         if (unfit != null) {
             return Uni.createFrom().failure(unfit);
         }
-        return redis.getRedis().batch(List.of(binaryCommand(Command.EVALSHA, loaded.sha, keys, args), after))
+        return noted(redis.getRedis().batch(List.of(binaryCommand(Command.EVALSHA, loaded.sha, keys, args), after))
                 .onFailure(LuaScripts::isNoScriptInBatch)
-                .recoverWithUni(() -> redis.getRedis().batch(List.of(binaryCommand(Command.EVAL, loaded.body, keys, args), after)));
+                .recoverWithUni(() -> redis.getRedis().batch(List.of(binaryCommand(Command.EVAL, loaded.body, keys, args), after))));
+    }
+
+    /**
+     * While Redis refuses redrive's scripts (NOPERM since the last script that ran): what it
+     * refuses and what to grant, for readiness.
+     */
+    public Optional<String> refusal() {
+        return refusal.current();
+    }
+
+    /** A script's answer, told to {@link ScriptRefusal}: the one place every script's outcome passes. */
+    private <T> Uni<T> noted(Uni<T> answer) {
+        return answer.onItemOrFailure().invoke((item, failure) -> refusal.answered(failure));
     }
 
     /** Runs a script that answers with a code ({@link ScriptReply}), and names the code. */

@@ -3,10 +3,19 @@ package dev.redrive.redis;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.List;
+import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
 
 import io.quarkus.redis.client.RedisOptionsCustomizer;
+import io.quarkus.tls.CertificateUpdatedEvent;
+import io.vertx.core.Vertx;
 import io.vertx.redis.client.RedisClientType;
 import io.vertx.redis.client.RedisOptions;
 
@@ -25,13 +34,51 @@ public class RedisClientOptions implements RedisOptionsCustomizer {
     /** Quarkus' name for the unnamed client (VertxRedisClientFactory.DEFAULT_CLIENT). */
     private static final String DEFAULT_CLIENT = "<default>";
 
-    private volatile RedisOptions configured;
+    /** The TLS registry's name for its unnamed configuration (TlsConfig.DEFAULT_NAME). */
+    private static final String DEFAULT_TLS = "<default>";
 
-    /** Called by Quarkus when it creates its clients at start-up, before any reader connects. */
+    private static final Logger LOG = Logger.getLogger(RedisClientOptions.class);
+
+    private volatile RedisOptions configured;
+    private final ReloadedTls tls = new ReloadedTls();
+
+    /** Looked up when a reload comes: Quarkus calls {@link #customize} before Vert.x is up. */
+    @Inject
+    Instance<Vertx> vertx;
+
+    @ConfigProperty(name = "quarkus.redis.tls-configuration-name")
+    Optional<String> tlsConfiguration;
+
+    /**
+     * Called by Quarkus when it creates its clients at start-up, before any reader connects. The
+     * trust store and client certificate are put behind {@link ReloadedTls}, so the pool and every
+     * reader copied from these options take what the registry reloads.
+     */
     @Override
     public void customize(String clientName, RedisOptions options) {
         if (DEFAULT_CLIENT.equals(clientName)) {
+            tls.install(options.getNetClientOptions());
             configured = new RedisOptions(options);
+        }
+    }
+
+    /**
+     * A rotated certificate or CA, reloaded by the TLS registry ({@code quarkus.tls.<name>.reload-period}):
+     * every connection opened from now on uses it, without a restart.
+     */
+    void reloaded(@Observes CertificateUpdatedEvent event) {
+        if (!event.name().equals(tlsConfiguration.orElse(DEFAULT_TLS))) {
+            return;
+        }
+        try {
+            if (tls.load(event.tlsConfiguration().getTrustStoreOptions(), event.tlsConfiguration().getKeyStoreOptions(),
+                    vertx.get())) {
+                LOG.infof("reloaded the Redis TLS configuration %s (quarkus.tls.%s.*): a CA or client certificate changed;"
+                        + " new connections to Redis use it", event.name(), event.name());
+            }
+        } catch (Exception e) {
+            LOG.errorf(e, "could not take the reloaded Redis TLS configuration %s; connections keep the one loaded before",
+                    event.name());
         }
     }
 

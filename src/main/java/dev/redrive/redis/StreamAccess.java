@@ -100,21 +100,22 @@ public class StreamAccess {
     }
 
     /**
-     * Hands failed entries to the retry consumer as {@link #transfer} does, noting when the ones
-     * with a provider's Retry-After may run again ({@code notBefore}: entry id to epoch ms;
-     * claim.lua holds them until then), in the same script, so no claim sees one without its hint.
+     * Hands failed entries to the retry consumer as {@link #transfer} does, noting how long the ones
+     * with a provider's Retry-After must wait ({@code waits}: entry id to ms), in the same script,
+     * so no claim sees one without its hint. The script adds each wait to Redis' clock, which
+     * claim.lua reads it with: this process's clock plays no part.
      *
      * @return the entries that were trimmed from the stream, as {@link #transfer} returns them
      */
     public Uni<List<Seen>> handOver(String stream, String group, String toConsumer, List<String> ids,
-            int deliveryCount, Map<String, Long> notBefore) {
+            int deliveryCount, Map<String, Long> waits) {
         List<String> args = new ArrayList<>(3 + 2 * ids.size());
         args.add(group);
         args.add(toConsumer);
         args.add(Integer.toString(deliveryCount));
         for (String id : ids) {
             args.add(id);
-            args.add(Long.toString(notBefore.getOrDefault(id, -1L)));
+            args.add(Long.toString(waits.getOrDefault(id, -1L)));
         }
         return scripts.run(LuaScripts.Script.TRANSFER, List.of(stream, RedisKeys.notBefore(stream)), args)
                 .map(reply -> {
@@ -138,14 +139,13 @@ public class StreamAccess {
 
     /**
      * Claims entries for a worker if each is still owned by whom the caller saw, with the delivery
-     * count the caller saw, idle at least {@code minIdle}; see claim.lua.
+     * count the caller saw, idle at least {@code minIdle}, and past its Retry-After on Redis' clock;
+     * see claim.lua.
      */
-    public Uni<Claimed> claim(String stream, String group, String worker, long nowMillis, Duration minIdle,
-            List<Seen> seen) {
-        List<String> args = new ArrayList<>(4 + 3 * seen.size());
+    public Uni<Claimed> claim(String stream, String group, String worker, Duration minIdle, List<Seen> seen) {
+        List<String> args = new ArrayList<>(3 + 3 * seen.size());
         args.add(group);
         args.add(worker);
-        args.add(Long.toString(nowMillis));
         args.add(Long.toString(minIdle.toMillis()));
         for (Seen s : seen) {
             args.add(s.id());

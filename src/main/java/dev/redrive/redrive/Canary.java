@@ -1,8 +1,6 @@
 package dev.redrive.redrive;
 
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Optional;
@@ -17,6 +15,7 @@ import dev.redrive.config.RedriveConfig;
 import dev.redrive.deadletter.ReplayTargets;
 import dev.redrive.job.EntryIds;
 import dev.redrive.redis.StreamInfo;
+import dev.redrive.time.Timers;
 
 /**
  * The canary's verdict: once every canary job is done or parked again, the share that came back
@@ -45,8 +44,9 @@ class Canary {
     @Inject
     RedriveConfig config;
 
+    /** The deadline is on the monotonic clock: a wall clock set back would stretch it. */
     @Inject
-    Clock clock;
+    Timers time;
 
     /**
      * Waits for the canary's jobs and judges them; true when the rest may move. False when the
@@ -57,7 +57,7 @@ class Canary {
         // settles and not after: a canary of thousands costs its unsettled jobs per poll, not all.
         Deque<String> waiting = new ArrayDeque<>(store.canaryJobs(task));
         Duration timeout = config.replay().canaryTimeout();
-        Instant deadline = clock.instant().plus(timeout);
+        long deadline = time.elapsedNanos() + timeout.toNanos();
         while (true) {
             while (!waiting.isEmpty() && settled(waiting.peek())) {
                 waiting.poll();
@@ -65,7 +65,7 @@ class Canary {
             if (waiting.isEmpty()) {
                 break;
             }
-            if (clock.instant().isAfter(deadline)) {
+            if (time.elapsedNanos() - deadline > 0) {
                 store.finish(task, RedriveState.ABORTED, "the canary's jobs did not finish within " + timeout);
                 return false;
             }

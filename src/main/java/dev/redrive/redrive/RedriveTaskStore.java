@@ -160,14 +160,14 @@ class RedriveTaskStore {
     }
 
     /**
-     * Takes or renews the lease for {@code runner} (redrive-claim.lua); false when the task is
-     * finished or another live runner holds it.
+     * Takes or renews the lease for {@code runner} (redrive-claim.lua, on Redis' clock: runners
+     * whose clocks disagree still agree on whose lease ran out); false when the task is finished or
+     * another live runner holds it.
      */
     boolean claim(String dlq, String id, String runner) {
         return wait.on(scripts.run(LuaScripts.Script.REDRIVE_CLAIM,
                 List.of(RedisKeys.redriveTask(dlq, id), RedisKeys.redriveTasks(dlq)),
-                List.of(runner, Long.toString(clock.millis()), Long.toString(config.replay().redriveLease().toMillis()),
-                        id))).toInteger() == 1;
+                List.of(runner, Long.toString(config.replay().redriveLease().toMillis()), id))).toInteger() == 1;
     }
 
     /** Gives the lease up; the task stays as it is, for the next runner to claim at once. */

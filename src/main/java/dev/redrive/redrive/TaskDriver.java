@@ -1,6 +1,5 @@
 package dev.redrive.redrive;
 
-import java.time.Clock;
 import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -9,6 +8,7 @@ import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
 import dev.redrive.config.ProcessIdentity;
+import dev.redrive.time.Timers;
 
 /**
  * Drives one task through its states from wherever it stands (a new task, or one taken over from a
@@ -34,7 +34,7 @@ class TaskDriver {
     ProcessIdentity identity;
 
     @Inject
-    Clock clock;
+    Timers time;
 
     void drive(String dlq, String id, Stop stop) throws InterruptedException {
         if (!store.claim(dlq, id, identity.runner())) {
@@ -46,7 +46,7 @@ class TaskDriver {
         }
         RedriveTask task = found.get();
         RedriveSpec spec = store.spec(task);
-        Lease lease = new Lease(store, clock, task, identity.runner(), stop);
+        Lease lease = new Lease(store, time, task, identity.runner(), stop);
         if (task.state() == RedriveState.COUNTING) {
             if (!steps.count(task, spec, lease)) {
                 return;

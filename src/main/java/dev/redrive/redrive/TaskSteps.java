@@ -1,8 +1,5 @@
 package dev.redrive.redrive;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedList;
@@ -20,6 +17,7 @@ import dev.redrive.redis.LuaScripts;
 import dev.redrive.redis.RedisKeys;
 import dev.redrive.redis.Replication;
 import dev.redrive.redis.ScriptReply;
+import dev.redrive.time.Timers;
 import dev.redrive.trace.ReplaySpan;
 import dev.redrive.trace.Tracing;
 import io.vertx.mutiny.redis.client.Response;
@@ -58,8 +56,9 @@ class TaskSteps {
     @Inject
     ProcessIdentity identity;
 
+    /** The pace is measured on the monotonic clock: a wall clock set back mid-step would make it wait that long. */
     @Inject
-    Clock clock;
+    Timers time;
 
     @Inject
     Tracing tracing;
@@ -104,12 +103,12 @@ class TaskSteps {
         int depth = pace.limited() ? 1 : 2;
         ArrayDeque<CompletableFuture<Response>> inFlight = new ArrayDeque<>();
         LinkedList<ReplaySpan> spans = new LinkedList<>(); // one per step in flight; null ones with tracing off
-        Instant started = clock.instant();
+        long started = time.elapsedNanos();
         long moved = 0;
         while (true) {
             while (inFlight.size() < depth) {
                 if (!lease.held()
-                        || !stop.pause(pace.waitNanos(moved, Duration.between(started, clock.instant()).toNanos()))) {
+                        || !stop.pause(pace.waitNanos(moved, time.elapsedNanos() - started))) {
                     return false;
                 }
                 ReplaySpan span = tracing.redriveStep(dlq, task.id(), task.actor());

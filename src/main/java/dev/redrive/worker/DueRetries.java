@@ -18,7 +18,11 @@ import dev.redrive.time.Timers;
  */
 final class DueRetries {
 
-    /** A job waiting for its retry: its id, the attempts it has had (its delivery count), when it is due. */
+    /**
+     * A job waiting for its retry: its id, the attempts it has had (its delivery count), when it is
+     * due on {@link Timers#elapsedMillis} (never the wall clock: one set back an hour would hold
+     * every timed retry an hour).
+     */
     record Waiting(String id, int attempt, long dueMillis) {
     }
 
@@ -66,12 +70,12 @@ final class DueRetries {
     /** Whether a waiting job is due now (slots freed: it can run). */
     synchronized boolean overdue() {
         Waiting first = byDue.peek();
-        return first != null && first.dueMillis() <= time.millis();
+        return first != null && first.dueMillis() <= time.elapsedMillis();
     }
 
     /** Up to {@code max} jobs due now, earliest first; the timer is set for the next one. */
     synchronized List<Waiting> takeDue(int max) {
-        long now = time.millis();
+        long now = time.elapsedMillis();
         List<Waiting> due = new ArrayList<>();
         while (due.size() < max && !byDue.isEmpty() && byDue.peek().dueMillis() <= now) {
             Waiting w = byDue.poll();
@@ -100,7 +104,7 @@ final class DueRetries {
             cancel();
             return;
         }
-        long now = time.millis();
+        long now = time.elapsedMillis();
         if (first.dueMillis() <= now && !adding) {
             return;
         }

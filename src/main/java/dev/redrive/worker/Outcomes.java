@@ -46,10 +46,10 @@ final class Outcomes {
     private final Runnable slotFreed;
 
     /**
-     * A failed job on its way to the retry consumer, how long it is to wait there, and the epoch ms
-     * of the provider's Retry-After (-1: none).
+     * A failed job on its way to the retry consumer, how long it is to wait there, and the ms the
+     * provider's Retry-After asked for (-1: none), which transfer.lua adds to Redis' clock.
      */
-    private record Handoff(Job job, Failure failure, Instant attemptedAt, long waitMillis, long notBefore) {
+    private record Handoff(Job job, Failure failure, Instant attemptedAt, long waitMillis, long retryAfterMillis) {
         String id() {
             return job.id();
         }
@@ -76,7 +76,7 @@ final class Outcomes {
         this.retries = new Batcher<>(handoffs -> redis.handOver(spec.stream(), spec.group(), Consumers.RETRY,
                 handoffs.stream().map(Handoff::id).toList(), -1, hints(handoffs)).invoke(gone -> {
                     Set<String> trimmedIds = gone.stream().map(StreamAccess.Seen::id).collect(Collectors.toSet());
-                    long now = time.millis();
+                    long now = time.elapsedMillis();
                     List<DueRetries.Waiting> waiting = new ArrayList<>(handoffs.size());
                     for (Handoff h : handoffs) {
                         if (trimmedIds.contains(h.id())) {
@@ -114,8 +114,7 @@ final class Outcomes {
             return;
         }
         long wait = Durations.toMillis(hint.get());
-        retries.add(new Handoff(job, failure, attemptedAt, Math.max(backoff, wait),
-                Durations.plus(time.millis(), wait)), slotFreed);
+        retries.add(new Handoff(job, failure, attemptedAt, Math.max(backoff, wait), wait), slotFreed);
     }
 
     /**
@@ -134,8 +133,8 @@ final class Outcomes {
     private static Map<String, Long> hints(List<Handoff> handoffs) {
         Map<String, Long> hints = new HashMap<>();
         for (Handoff h : handoffs) {
-            if (h.notBefore() >= 0) {
-                hints.put(h.id(), h.notBefore());
+            if (h.retryAfterMillis() >= 0) {
+                hints.put(h.id(), h.retryAfterMillis());
             }
         }
         return hints;

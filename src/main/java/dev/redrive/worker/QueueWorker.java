@@ -218,7 +218,7 @@ final class QueueWorker implements OutcomeListener {
         if (seen.isEmpty()) {
             return Uni.createFrom().item(NOTHING);
         }
-        return redis.claim(spec.stream(), spec.group(), consumer, time.millis(), minIdle, seen);
+        return redis.claim(spec.stream(), spec.group(), consumer, minIdle, seen);
     }
 
     /**

@@ -21,7 +21,7 @@ class LoginFailuresTest {
 
     @Test
     void afterTheFreeFailuresEachTryWaitsLongerUpToTheCapAndTheWaitEnds() {
-        LoginFailures f = new LoginFailures(clock, USER, ADDRESS, 1000);
+        LoginFailures f = new LoginFailures(clock::monotonicNanos, USER, ADDRESS, 1000);
         for (int i = 0; i < 2; i++) {
             assertEquals(Duration.ZERO, f.failed("ann", "10.0.0.1"));
         }
@@ -48,7 +48,7 @@ class LoginFailuresTest {
 
     @Test
     void anAddressWaitsAfterItsOwnFreeFailuresWhateverUsersItTriesAndFailuresAreForgotten() {
-        LoginFailures f = new LoginFailures(clock, USER, ADDRESS, 1000);
+        LoginFailures f = new LoginFailures(clock::monotonicNanos, USER, ADDRESS, 1000);
         for (int i = 0; i < 10; i++) {
             f.failed("user" + i, "10.0.0.7");
         }
@@ -60,9 +60,23 @@ class LoginFailuresTest {
         clock.reset();
     }
 
+    /** A wall clock set back an hour (NTP, a resumed VM) stretches no lockout: the wait is on the monotonic clock. */
+    @Test
+    void aWallClockSetBackStretchesNoLockout() {
+        LoginFailures f = new LoginFailures(clock::monotonicNanos, USER, ADDRESS, 1000);
+        for (int i = 0; i < 3; i++) {
+            f.failed("ann", "10.0.0.1");
+        }
+        clock.jump(Duration.ofHours(-1));
+        assertEquals(Duration.ofSeconds(1), waitRounded(f.wait("ann", "10.0.0.1")));
+        clock.advance(Duration.ofSeconds(1));
+        assertEquals(Duration.ZERO, f.wait("ann", "10.0.0.1"), "the second passed, whatever the wall clock says");
+        clock.reset();
+    }
+
     @Test
     void memoryIsBoundedByTheTrackedKeys() {
-        LoginFailures f = new LoginFailures(clock, USER, ADDRESS, 100);
+        LoginFailures f = new LoginFailures(clock::monotonicNanos, USER, ADDRESS, 100);
         for (int i = 0; i < 10_000; i++) {
             f.failed("user" + i, "10.1." + (i / 256) + "." + (i % 256));
         }

@@ -29,7 +29,8 @@ import dev.redrive.testing.RedriveProcess;
  * redrive as the least-privilege ACL user of docs/REDIS.md, beside a {@code default} user that
  * may do anything: every connection authenticates as that user, jobs, retries, parking, a replay
  * and a bulk redrive work with exactly its rule, a wrong password and a missing permission refuse
- * the start, and a permission revoked at run time is a 503, not a 500.
+ * the start, and a permission revoked at run time is a 503, not a 500, and readiness DOWN naming
+ * the command until it is given back.
  */
 class RedisAclIT {
 
@@ -105,12 +106,21 @@ class RedisAclIT {
                 assertEquals(3.0, Metrics.sum(redrive.managementPort(), "redrive_jobs_completed_total", ""), 0.0,
                         "ok, flaky and the replayed job done");
 
-                cli.call("ACL", "SETUSER", "redrive", "-evalsha");
+                cli.call("ACL", "SETUSER", "redrive", "-evalsha", "-eval");
                 HttpResponse<String> revoked = http.send(HttpRequest.newBuilder(URI.create(dlq + "/entries"))
                         .header("Authorization", auth).build(), HttpResponse.BodyHandlers.ofString());
                 assertEquals(503, revoked.statusCode(), revoked.body());
                 assertTrue(revoked.headers().firstValue("Retry-After").isPresent());
                 assertTrue(revoked.body().contains("docs/REDIS.md"), revoked.body());
+                // PING still answers, but no job can be claimed or parked: not ready, naming what is refused.
+                redrive.await("readiness DOWN while Redis refuses scripts", Duration.ofSeconds(30),
+                        () -> redrive.readiness() == 503);
+                String down = redrive.readinessBody();
+                assertTrue(down.contains("Redis refuses EVALSHA to redrive's user") && down.contains("docs/REDIS.md"), down);
+
+                cli.call("ACL", "SETUSER", "redrive", "+evalsha", "+eval");
+                redrive.await("readiness UP once a script runs again (the gauges run one every interval)",
+                        Duration.ofSeconds(30), () -> redrive.readiness() == 200);
             }
         }
     }

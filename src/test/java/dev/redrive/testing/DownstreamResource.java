@@ -22,6 +22,7 @@ public class DownstreamResource implements QuarkusTestResourceLifecycleManager {
         return Map.of("redrive.queues.calls.http.url", downstream.url("/jobs"),
                 "redrive.queues.early.http.url", downstream.url("/early"),
                 "redrive.queues.outage.http.url", downstream.url("/outage"),
+                "redrive.queues.headers.http.url", downstream.url("/headers"),
                 "redrive.queues.spare.http.url", "http://127.0.0.1:" + SPARE_PORT + "/jobs",
                 "redrive.queues.refused.http.url", "http://127.0.0.1:" + RedisServer.freePort() + "/jobs");
     }

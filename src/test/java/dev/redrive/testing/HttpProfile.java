@@ -7,7 +7,8 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 
 /**
  * One boot with a real downstream ({@link DownstreamResource}): the HTTP handler's queues (calls,
- * refused, early, spare: HttpHandlerTest), a queue whose breaker opens and closes quickly (outage:
+ * refused, early, spare: HttpHandlerTest; headers: UnsendableJobsTest), a queue whose breaker opens
+ * and closes quickly (outage:
  * ProviderOutageTest) and, on its own streams, the small read limits of LargeValuesApiTest (queue
  * big), which no HTTP queue reads through.
  */
@@ -23,6 +24,8 @@ public class HttpProfile implements QuarkusTestProfile {
                 .queue("early").handler("http").set("http.timeout", "2s").set("concurrency", "3")
                         .set("http.bulkhead", "1").and()
                 .queue("spare").handler("http").set("http.timeout", "2s").and()
+                // Budget and backoff small, so a job that would burn them is parked within the wait.
+                .queue("headers").handler("http").attempts(3).backoff("10ms").retryPoll("20ms").and()
                 .queue("outage").handler("http").attempts(3).backoff("100ms").retryPoll("20ms").set("concurrency", "16")
                         .set("http.circuit-breaker.window", "10").set("http.circuit-breaker.failure-ratio", "0.5")
                         // short, so the outage spans many breaker cycles in little time

@@ -70,6 +70,21 @@ public final class RedriveProcess implements AutoCloseable {
         return this;
     }
 
+    /** Debian's libfaketime (package faketime; test.sh installs it). */
+    public static final Path FAKETIME = Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1");
+
+    /**
+     * Runs the process (before start) with its wall clock {@code offset} off, e.g. {@code "-1h"}, under
+     * Debian's faketime: a replica whose clock is wrong. The monotonic clock is left alone (timers,
+     * System.nanoTime), and the offset is fixed: one that changes as the process runs hung the JVM.
+     */
+    public RedriveProcess skewedBy(String offset) {
+        if (!Files.isReadable(FAKETIME)) {
+            throw new IllegalStateException(FAKETIME + " is missing: apt-get install faketime (test.sh does)");
+        }
+        return env(Map.of("LD_PRELOAD", FAKETIME.toString(), "FAKETIME", offset, "FAKETIME_DONT_FAKE_MONOTONIC", "1"));
+    }
+
     /** Environment variables for the process, the way a Kubernetes Secret or ConfigMap provides them. */
     public RedriveProcess env(Map<String, String> variables) {
         env.putAll(variables);

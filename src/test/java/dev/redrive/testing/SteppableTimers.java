@@ -17,7 +17,8 @@ import io.vertx.mutiny.core.Vertx;
 
 /**
  * The {@link Timers} tests step instead of waiting for a backoff, measured on the boot's
- * {@link SettableClock}.
+ * {@link SettableClock}: timers on its monotonic clock (as Vert.x's are on System.nanoTime), so a
+ * test can set the wall clock back ({@link SettableClock#jump}) and see no timer moved.
  * <ul>
  * <li>In a Quarkus boot (with Vert.x) every timer is a Vert.x timer too, so it runs when its delay
  * passes in real time, as in production; {@link #advance} moves the clock and runs at once, each on
@@ -62,6 +63,11 @@ public class SteppableTimers implements Timers {
         return clock;
     }
 
+    @Override
+    public long elapsedNanos() {
+        return clock.monotonicNanos();
+    }
+
     /** Timers set and not yet run (or cancelled); a periodic one counts until cancelled. */
     public synchronized int pending() {
         return waiting.size();
@@ -70,16 +76,16 @@ public class SteppableTimers implements Timers {
     /** Moves the clock {@code by} forward and runs the timers it steps past. */
     public void advance(Duration by) {
         if (vertx == null) {
-            long target = clock.millis() + by.toMillis();
+            long target = elapsedMillis() + by.toMillis();
             for (Entry next = nextDue(target); next != null; next = nextDue(target)) {
-                clock.advance(Duration.ofMillis(next.due - clock.millis()));
+                clock.advance(Duration.ofMillis(next.due - elapsedMillis()));
                 next.fire(next.due + next.period, false);
             }
-            clock.advance(Duration.ofMillis(target - clock.millis()));
+            clock.advance(Duration.ofMillis(target - elapsedMillis()));
             return;
         }
         clock.advance(by);
-        long now = clock.millis();
+        long now = elapsedMillis();
         for (Entry next = nextDue(now); next != null; next = nextDue(now)) {
             next.fire(now + next.period, true);
         }
@@ -96,14 +102,14 @@ public class SteppableTimers implements Timers {
 
     private Timer schedule(Duration delay, long period, Runnable task) {
         long millis = Math.max(1, delay.toMillis());
-        Entry entry = new Entry(task, period, clock.millis() + millis,
+        Entry entry = new Entry(task, period, elapsedMillis() + millis,
                 vertx == null ? null : vertx.getOrCreateContext());
         synchronized (this) {
             waiting.add(entry);
         }
         if (vertx != null) {
             entry.real = period == 0 ? vertx.setTimer(millis, t -> entry.fire(Long.MAX_VALUE, false))
-                    : vertx.setPeriodic(millis, t -> entry.fire(clock.millis() + period, false));
+                    : vertx.setPeriodic(millis, t -> entry.fire(elapsedMillis() + period, false));
         }
         return entry::cancel;
     }

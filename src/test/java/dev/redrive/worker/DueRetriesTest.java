@@ -74,6 +74,16 @@ class DueRetriesTest {
         assertEquals(0, time.pending());
     }
 
+    /** Due times are on the monotonic clock: a wall clock set back an hour (NTP, a resumed VM) holds no retry. */
+    @Test
+    void aWallClockSetBackHoldsNoRetry() {
+        due.add(List.of(new DueRetries.Waiting("1-0", 1, 1_000)));
+        time.clock().jump(Duration.ofHours(-1));
+        step(1_000);
+        assertEquals(List.of("1-0"), taken, "due a second after it was handed over, whatever the wall clock says");
+        assertEquals(0, time.pending());
+    }
+
     @Test
     void anEarlierJobMovesTheTimerForward() {
         due.add(List.of(new DueRetries.Waiting("late-0", 1, 5_000)));

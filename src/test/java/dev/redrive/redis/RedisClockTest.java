@@ -1,0 +1,127 @@
+package dev.redrive.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.redrive.testing.ScriptRedis;
+import io.vertx.redis.client.Response;
+
+/**
+ * Decisions two processes must agree on are taken on Redis' clock (TIME), never on a clock the
+ * caller sends: a retry's not-before (written by transfer.lua, read by claim.lua) and a redrive
+ * task's lease (redrive-claim.lua). Each test plays a process whose own clock is an hour off; the
+ * scripts take no clock from it, so what it would have sent (its stale "now") can't matter.
+ */
+class RedisClockTest {
+
+    @RegisterExtension
+    static final ScriptRedis redis = new ScriptRedis();
+    static final LuaScripts SCRIPTS = new LuaScripts();
+    static final long HOUR = Duration.ofHours(1).toMillis();
+    static int streams;
+
+    /** A replica an hour behind held every Retry-After retry an hour late. */
+    @Test
+    void aRetryPastItsNotBeforeOnRedisClockIsClaimedByAProcessWhoseClockIsBehind() throws Exception {
+        String s = waitingForRetry();
+        redis.call("HSET", RedisKeys.notBefore(s), "1-1", Long.toString(redisMillis() - 1));
+
+        Response claimed = claim(s, "late-replica");
+
+        assertEquals(1, claimed.size(), "the due retry is claimed");
+        assertEquals("[1-1, late-replica, 2]", ownerAndCount(s, "1-1"));
+        assertEquals(0, redis.call("HLEN", RedisKeys.notBefore(s)).toInteger(), "its hint is spent");
+    }
+
+    /** And a replica an hour ahead would run it before the provider's Retry-After. */
+    @Test
+    void aRetryBeforeItsNotBeforeOnRedisClockWaitsWhateverTheClaimingProcessThinks() throws Exception {
+        String s = waitingForRetry();
+        redis.call("HSET", RedisKeys.notBefore(s), "1-1", Long.toString(redisMillis() + HOUR / 2));
+
+        Response claimed = claim(s, "early-replica");
+
+        assertEquals(0, claimed.size(), "not due on Redis' clock");
+        assertEquals("[1-1, redrive-retry, 1]", ownerAndCount(s, "1-1"));
+    }
+
+    /** The writer's half: the not-before is Redis' clock plus the Retry-After, whoever hands the job over. */
+    @Test
+    void theHandOverStoresRedisClockPlusTheRetryAfter() throws Exception {
+        String s = waitingForRetry();
+        long before = redisMillis();
+
+        run(LuaScripts.Script.TRANSFER, List.of(s, RedisKeys.notBefore(s)),
+                List.of("g", "redrive-retry", -1, "1-1", 60_000));
+
+        long after = redisMillis();
+        long stored = Long.parseLong(redis.call("HGET", RedisKeys.notBefore(s), "1-1").toString());
+        assertTrue(stored >= before + 60_000 && stored <= after + 60_000,
+                "stored " + stored + ", Redis' clock was " + before + ".." + after);
+    }
+
+    /** A runner whose clock is ahead took a live runner's task; one behind held a dead runner's for an hour. */
+    @Test
+    void aRedriveLeaseIsTakenAndTestedOnRedisClock() throws Exception {
+        String task = "{clock}:dlq:redrive:t1";
+        String index = "{clock}:dlq:redrives";
+        redis.call("HSET", task, "state", "running", "owner", "a", "lease-until", Long.toString(redisMillis() + 10_000));
+        redis.call("ZADD", index, "1", "t1");
+
+        Response taken = run(LuaScripts.Script.REDRIVE_CLAIM, List.of(task, index), List.of("b", 15_000, "t1"));
+
+        assertEquals(0, taken.toInteger(), "a's lease has not run out on Redis' clock");
+        assertEquals("a", redis.call("HGET", task, "owner").toString());
+
+        redis.call("HSET", task, "lease-until", Long.toString(redisMillis() - 1));
+        long before = redisMillis();
+        taken = run(LuaScripts.Script.REDRIVE_CLAIM, List.of(task, index), List.of("b", 15_000, "t1"));
+        long after = redisMillis();
+
+        assertEquals(1, taken.toInteger(), "a's lease ran out on Redis' clock");
+        assertEquals("b", redis.call("HGET", task, "owner").toString());
+        long until = Long.parseLong(redis.call("HGET", task, "lease-until").toString());
+        assertTrue(until >= before + 15_000 && until <= after + 15_000,
+                "lease until " + until + ", Redis' clock was " + before + ".." + after);
+    }
+
+    /** Entry 1-1, read once by consumer w, then handed to the retry consumer (delivery count 1). */
+    private static String waitingForRetry() throws Exception {
+        String s = "clock" + (++streams);
+        redis.call("XADD", s, "1-1", "kind", "job");
+        redis.call("XGROUP", "CREATE", s, "g", "0");
+        redis.call("XREADGROUP", "GROUP", "g", "w", "STREAMS", s, ">");
+        redis.call("XCLAIM", s, "g", "redrive-retry", "0", "1-1", "JUSTID");
+        return s;
+    }
+
+    /** claim.lua for a due retry (no least idle time), as the caller saw it: owner redrive-retry, count 1. */
+    private static Response claim(String stream, String worker) throws Exception {
+        return run(LuaScripts.Script.CLAIM, List.of(stream, RedisKeys.notBefore(stream)),
+                List.of("g", worker, 0, "1-1", "redrive-retry", 1));
+    }
+
+    private static long redisMillis() throws Exception {
+        Response t = redis.call("TIME");
+        return Long.parseLong(t.get(0).toString()) * 1000 + Long.parseLong(t.get(1).toString()) / 1000;
+    }
+
+    private static Response run(LuaScripts.Script script, List<String> keys, List<Object> args) throws Exception {
+        List<Object> call = new ArrayList<>(List.of("EVAL", SCRIPTS.body(script), keys.size()));
+        call.addAll(keys);
+        call.addAll(args);
+        return redis.call(call.toArray());
+    }
+
+    private static String ownerAndCount(String stream, String id) throws Exception {
+        Response p = redis.call("XPENDING", stream, "g", id, id, "1").get(0);
+        return "[" + p.get(0) + ", " + p.get(1) + ", " + p.get(3) + "]";
+    }
+}
