@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -29,7 +30,9 @@ import dev.redrive.testing.RedriveProcess;
  * The packaged service's /mcp driven by a client that is not redrive's code: the official MCP
  * TypeScript SDK from npm (src/test/mcp-client, pinned by its package-lock.json), run with the
  * machine's Node.js. A viewer is refused propose_redrive; an agent may propose but is refused
- * redrive by default; without credentials the endpoint answers 401.
+ * redrive by default; without credentials the endpoint answers 401. The JVM's class-load log
+ * shows the MCP server built at start-up and no service looked up on a request's path, which a
+ * native image could not serve (issue 35).
  */
 class McpTypeScriptClientIT {
 
@@ -43,8 +46,13 @@ class McpTypeScriptClientIT {
             Map<String, String> config = new HashMap<>(ApiUsers.config());
             config.put("quarkus.redis.hosts", redis.url());
             config.put("redrive.queues.agents.handler", "demo");
-            try (RedriveProcess service = new RedriveProcess("mcp-ts", config).start()) {
+            Path loaded = Files.createTempFile("redrive-mcp-classes", ".log");
+            try (RedriveProcess service = new RedriveProcess("mcp-ts", config)
+                    .jvmOptions(List.of("-Xlog:class+load=info:file=" + loaded)).start()) {
                 service.awaitReady(Duration.ofSeconds(90));
+                // The server is built at start-up, before any request: a misconfiguration stops start-up instead.
+                assertTrue(Files.readString(loaded).contains(" io.modelcontextprotocol.server.McpStatelessSyncServer "),
+                        "the MCP server was built at start-up");
                 String url = "http://127.0.0.1:" + service.httpPort() + "/mcp";
                 HttpResponse<String> anonymous = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
                         .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{}"))
@@ -67,6 +75,11 @@ class McpTypeScriptClientIT {
                 assertTrue(seen.at("/agentPropose/text").asText().contains("\"state\":\"proposed\""), seen.toString());
                 assertTrue(seen.at("/agentRedrive/isError").asBoolean(), seen.toString());
                 assertTrue(seen.at("/agentRedrive/text").asText().contains("propose_redrive"), seen.toString());
+                // No request looked a service up: a native image holds none of the SDK's (issue 35).
+                assertFalse(Files.readString(loaded).contains(" io.modelcontextprotocol.util.McpServiceLoader "),
+                        "the MCP SDK looked its JSON mapper or schema validator up through ServiceLoader");
+            } finally {
+                Files.deleteIfExists(loaded);
             }
         }
     }

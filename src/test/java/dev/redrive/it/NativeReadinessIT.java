@@ -11,7 +11,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -156,6 +158,50 @@ class NativeReadinessIT {
         List<String> missing = byHand.stream().filter(name -> !reflected.contains(name)).toList();
         assertEquals(List.of(), missing, "types mapped by hand but not registered for reflection "
                 + "(annotate them @RegisterForReflection)");
+    }
+
+    /**
+     * Every service a plain library (no Quarkus extension) on redrive's request paths finds through
+     * ServiceLoader is in the image: its {@code META-INF/services} file among the resources and
+     * each provider it names registered for reflection. Quarkus registers its extensions' services
+     * itself (OpenTelemetry's, SmallRye's) and runs native-image without GraalVM's automatic
+     * service registration, so a library's are left out unless the application adds them: the MCP
+     * SDK finds its JSON mapper and schema validator that way, and every /mcp call of a native
+     * redrive answered 500. A library counts when one of its classes calls ServiceLoader.load; its
+     * services are the files named after its own packages, read from the class path's jars.
+     */
+    @Test
+    void everyServiceALibraryLooksUpIsInTheImage() throws IOException {
+        String library = "io.modelcontextprotocol";
+        JavaClasses classes = new ClassFileImporter().importPackages(library);
+        assertTrue(classes.stream().anyMatch(type -> type.getMethodCallsFromSelf().stream()
+                .anyMatch(call -> call.getTarget().getFullName().startsWith("java.util.ServiceLoader.load"))),
+                library + " looks services up");
+        Map<String, List<String>> services = new TreeMap<>();
+        for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            if (!entry.endsWith(".jar")) {
+                continue;
+            }
+            try (ZipFile jar = new ZipFile(entry)) {
+                for (ZipEntry file : java.util.Collections.list(jar.entries())) {
+                    if (file.getName().startsWith("META-INF/services/" + library + ".")) {
+                        services.put(file.getName(), new String(entry(jar, file.getName()), java.nio.charset.StandardCharsets.UTF_8)
+                                .lines().map(line -> line.replaceAll("#.*", "").strip()).filter(line -> !line.isEmpty())
+                                .toList());
+                    }
+                }
+            }
+        }
+        assertTrue(services.keySet().stream().anyMatch(f -> f.endsWith("JsonSchemaValidatorSupplier")),
+                "found the MCP SDK's services on the class path: " + services);
+        List<String> missing = new ArrayList<>();
+        services.forEach((file, providers) -> {
+            if (resourceIncludes.stream().noneMatch(include -> include.matcher(file).matches())) {
+                missing.add(file + " (quarkus.native.resources.includes)");
+            }
+            providers.stream().filter(p -> !reflected.contains(p)).forEach(p -> missing.add(p + " (@RegisterForReflection)"));
+        });
+        assertEquals(List.of(), missing, "services a native image would lack");
     }
 
     /** Nothing the service runs needs a JIT's class loading: no class by name, no unregistered service lookup, no AWT. */

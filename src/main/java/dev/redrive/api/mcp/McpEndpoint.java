@@ -3,6 +3,7 @@ package dev.redrive.api.mcp;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.ServiceConfigurationError;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -20,6 +21,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.jboss.logging.Logger;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -35,9 +37,14 @@ import dev.redrive.job.LogText;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapperSupplier;
+import io.modelcontextprotocol.json.schema.jackson2.DefaultJsonSchemaValidator;
+import io.modelcontextprotocol.json.schema.jackson2.JacksonJsonSchemaValidatorSupplier;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpStatelessSyncServer;
 import io.modelcontextprotocol.spec.McpSchema;
+import io.quarkus.runtime.Startup;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.common.annotation.Blocking;
 
 /**
@@ -50,11 +57,17 @@ import io.smallrye.common.annotation.Blocking;
  */
 @Path("/mcp")
 @Singleton
+@Startup
+// The SDK's own providers, should any of its paths still look them up (McpJsonDefaults): the image
+// holds their services files (quarkus.native.resources.includes) and can construct them.
+@RegisterForReflection(targets = { JacksonMcpJsonMapperSupplier.class, JacksonJsonSchemaValidatorSupplier.class })
 @Blocking
 @Tag(name = "MCP", description = "Model Context Protocol tools for agents (README, Agents and approvals)")
 @SecurityRequirement(name = "basic")
 @SecurityRequirement(name = "jwt")
 public class McpEndpoint {
+
+    private static final Logger LOG = Logger.getLogger(McpEndpoint.class);
 
     /** The header that names the protocol version of every request after initialize. */
     static final String PROTOCOL_HEADER = "MCP-Protocol-Version";
@@ -72,18 +85,32 @@ public class McpEndpoint {
     RedriveConfig config;
 
     private final McpTransport transport = new McpTransport();
-    private final McpJsonMapper json = new JacksonMcpJsonMapper(
-            new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false));
+    private final ObjectMapper mapper = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES,
+            false);
+    private final McpJsonMapper json = new JacksonMcpJsonMapper(mapper);
     private McpStatelessSyncServer server;
 
+    /**
+     * Built at start-up (@Startup), not on the first request: a server that can't be built stops
+     * the process with the reason instead of answering 500 to the first agent. Its JSON mapper and
+     * schema validator are given, never looked up: the SDK would find them through ServiceLoader,
+     * which a native image holds no providers for (Quarkus registers no library's services), so
+     * every /mcp call of a native redrive answered 500.
+     */
     @PostConstruct
     void start() {
-        server = McpServer.sync(transport).serverInfo("redrive", "1")
-                .instructions("Dead-letter streams of redrive: read parked jobs and their causes, count what a filter "
-                        + "selects, and propose a bulk redrive for a human operator to approve.")
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build()).jsonMapper(json)
-                // the tools run on this request's worker thread, where the caller's identity is
-                .immediateExecution(true).tools(tools.specifications()).build();
+        try {
+            server = McpServer.sync(transport).serverInfo("redrive", "1")
+                    .instructions("Dead-letter streams of redrive: read parked jobs and their causes, count what a "
+                            + "filter selects, and propose a bulk redrive for a human operator to approve.")
+                    .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build()).jsonMapper(json)
+                    .jsonSchemaValidator(new DefaultJsonSchemaValidator(mapper))
+                    // the tools run on this request's worker thread, where the caller's identity is
+                    .immediateExecution(true).tools(tools.specifications()).build();
+        } catch (RuntimeException | ServiceConfigurationError e) {
+            throw new IllegalStateException("the MCP server at /mcp could not be built: " + e, e);
+        }
+        LOG.infof("MCP server ready at /mcp with %d tools", tools.specifications().size());
     }
 
     @PreDestroy
