@@ -19,6 +19,7 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 
 
+import dev.redrive.api.ConsoleSessions;
 import dev.redrive.api.Requests;
 import dev.redrive.api.Roles;
 import io.quarkus.qute.TemplateInstance;

@@ -116,7 +116,7 @@ public final class RedisKeys {
     }
 
     /**
-     * A console session ended by logout (console/ConsoleSessions): kept while a copy of its cookie
+     * A console session ended by logout (api/ConsoleSessions): kept while a copy of its cookie
      * could still be valid, so the copy opens nothing. Process-wide, not a queue's: under
      * {@code redrive:}, which the ACL rule grants (docs/REDIS.md).
      */

@@ -19,6 +19,7 @@ import dev.redrive.deadletter.EntryFilter;
 import dev.redrive.deadletter.Page;
 import dev.redrive.redis.LuaScripts;
 import dev.redrive.job.EntryIds;
+import dev.redrive.job.LogText;
 import dev.redrive.redis.RedisKeys;
 import dev.redrive.redis.RedisTime;
 import dev.redrive.redis.ScriptReply;
@@ -111,7 +112,7 @@ public class Proposals {
         Instant at = Instant.ofEpochMilli(Long.parseLong(created.text(1)));
         Proposal proposal = draft.at(at, at.plus(config.proposals().ttl()));
         LOG.infof("%s proposed redrive %s of %s (%d matched now, %d/s, canary %d); another operator approves it with "
-                + "POST /dlq/.../proposals/%s/approve", actor, proposal.id(), dlq, matches.matched(),
+                + "POST /dlq/.../proposals/%s/approve", LogText.of(actor), proposal.id(), dlq, matches.matched(),
                 spec.maxPerSecond(), spec.canary(), proposal.id());
         return proposal;
     }
@@ -222,8 +223,8 @@ public class Proposals {
                 store.now());
         ScriptReply reply = store.createApproved(task, RedisKeys.proposal(dlq, id), actor, FourEyes.key(actor), note(note));
         refuseUnless(ScriptReply.Code.APPROVED, reply, dlq, id, "approve");
-        LOG.infof("%s approved proposal %s of %s by %s: redrive %s started", actor, id, dlq,
-                proposal.proposedBy(), taskId);
+        LOG.infof("%s approved proposal %s of %s by %s: redrive %s started", LogText.of(actor), id, dlq,
+                LogText.of(proposal.proposedBy()), taskId);
         runner.launch(dlq, taskId);
         return get(dlq, id);
     }
@@ -235,7 +236,7 @@ public class Proposals {
                 List.of(RedisKeys.proposal(dlq, id), RedisKeys.waitingProposals(dlq), RedisKeys.audit(dlq)),
                 List.of(actor, FourEyes.key(actor), note(note))));
         refuseUnless(ScriptReply.Code.REJECTED, reply, dlq, id, "reject");
-        LOG.infof("%s rejected proposal %s of %s", actor, id, dlq);
+        LOG.infof("%s rejected proposal %s of %s", LogText.of(actor), id, dlq);
         return get(dlq, id);
     }
 

@@ -10,6 +10,7 @@ import org.jboss.logging.Logger;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.deadletter.DeadLetterException;
 import dev.redrive.deadletter.DeadLetterReader;
+import dev.redrive.job.LogText;
 
 /**
  * Bulk replays ("redrives") as an operator sees them: start one (a filter, a pace, an optional
@@ -92,7 +93,7 @@ public class RedriveTasks {
         String until = wait.on(deadLetters.newestId(dlq));
         store.create(RedriveTask.begun(id, dlq, store.json(spec.filter()), spec, until, actor, store.now()));
         store.audit(dlq, id, "redrive", actor, spec.note() == null ? "" : spec.note());
-        LOG.infof("%s started redrive %s of %s (dry run %s, %d/s, canary %d)", actor, id, dlq, spec.dryRun(),
+        LOG.infof("%s started redrive %s of %s (dry run %s, %d/s, canary %d)", LogText.of(actor), id, dlq, spec.dryRun(),
                 spec.maxPerSecond(), spec.canary());
         runner.launch(dlq, id);
         return status(dlq, id);

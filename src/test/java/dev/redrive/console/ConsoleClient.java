@@ -17,8 +17,8 @@ import io.restassured.specification.RequestSpecification;
 final class ConsoleClient {
 
     static final String SESSION = "redrive-console";
-    /** The session's id, which logout ends on the server (console/ConsoleSessions). */
-    static final String SESSION_ID = ConsoleSessions.COOKIE;
+    /** The session's id, which logout ends on the server (api/ConsoleSessions). */
+    static final String SESSION_ID = dev.redrive.api.ConsoleSessions.COOKIE;
     static final String CSRF = "redrive-csrf";
     static final String CSRF_FIELD = "csrf-token";
 

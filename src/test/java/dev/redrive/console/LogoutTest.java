@@ -11,7 +11,7 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 
 /**
- * Logout ends the console session on the server (console/ConsoleSessions): a copy of its cookies
+ * Logout ends the console session on the server (api/ConsoleSessions): a copy of its cookies
  * (leaked, or left on a shared machine) opens nothing afterwards, and the form cookie alone never
  * did; the user's other sessions go on.
  */

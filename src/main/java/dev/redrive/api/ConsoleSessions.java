@@ -1,4 +1,4 @@
-package dev.redrive.console;
+package dev.redrive.api;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -24,9 +24,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 import dev.redrive.config.RedriveConfig;
+import dev.redrive.redis.EndedSessions;
 import dev.redrive.redis.RedisKeys;
-import io.quarkus.redis.datasource.ReactiveRedisDataSource;
-import io.quarkus.redis.datasource.value.SetArgs;
 import io.quarkus.security.identity.AuthenticationRequestContext;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.security.identity.SecurityIdentityAugmentor;
@@ -49,13 +48,15 @@ import io.vertx.ext.web.RoutingContext;
 @ApplicationScoped
 public class ConsoleSessions implements SecurityIdentityAugmentor {
 
-    static final String COOKIE = "redrive-console-session";
+    public static final String COOKIE = "redrive-console-session";
+    /** The console's paths (console/ConsoleUrls.ROOT, which this package can't import). */
+    static final String ROOT = "/console";
 
     private final SecureRandom random = new SecureRandom();
     private final byte[] key;
 
     @Inject
-    ReactiveRedisDataSource redis;
+    EndedSessions sessions;
 
     @Inject
     RedriveConfig config;
@@ -89,7 +90,7 @@ public class ConsoleSessions implements SecurityIdentityAugmentor {
     public Uni<SecurityIdentity> augment(SecurityIdentity identity, AuthenticationRequestContext context,
             Map<String, Object> attributes) {
         RoutingContext rc = HttpSecurityUtils.getRoutingContextAttribute(attributes);
-        if (rc != null && !identity.isAnonymous() && rc.normalizedPath().equals(ConsoleWrites.LOGIN)) {
+        if (rc != null && !identity.isAnonymous() && rc.normalizedPath().equals(ThrottledLogins.FORM_POST)) {
             begin(rc, identity.getPrincipal().getName());
         }
         return Uni.createFrom().item(identity);
@@ -101,7 +102,7 @@ public class ConsoleSessions implements SecurityIdentityAugmentor {
      */
     @ServerRequestFilter
     public Uni<Response> requireLiveSession(ContainerRequestContext request) {
-        if (!ConsoleUrls.under("/" + request.getUriInfo().getPath().replaceFirst("^/", "")) || identity.isAnonymous()) {
+        if (!under("/" + request.getUriInfo().getPath().replaceFirst("^/", "")) || identity.isAnonymous()) {
             return Uni.createFrom().nullItem();
         }
         Cookie cookie = request.getCookies().get(COOKIE);
@@ -109,34 +110,36 @@ public class ConsoleSessions implements SecurityIdentityAugmentor {
         if (id == null) {
             return Uni.createFrom().item(toLogin());
         }
-        return redis.key(String.class).exists(RedisKeys.consoleSessionEnded(id)).ifNoItem().after(config.redisTimeout())
-                .fail().map(ended -> ended ? toLogin() : null);
+        return sessions.ended(id).ifNoItem().after(config.redisTimeout()).fail().map(ended -> ended ? toLogin() : null);
     }
 
     private Response toLogin() {
-        return Response.status(Response.Status.FOUND).location(URI.create(ConsoleUrls.ROOT + "/login"))
+        return Response.status(Response.Status.FOUND).location(URI.create(ROOT + "/login"))
                 .cookie(gone(formCookie), gone(COOKIE)).build();
     }
 
-    private static NewCookie gone(String name) {
-        return new NewCookie.Builder(name).path(ConsoleUrls.ROOT).value("").maxAge(0).httpOnly(true).build();
+    private static boolean under(String path) {
+        return path.equals(ROOT) || path.startsWith(ROOT + "/");
     }
 
-    /** Ends the session the request carries: no copy of its cookies opens the console again. */
+    private static NewCookie gone(String name) {
+        return new NewCookie.Builder(name).path(ROOT).value("").maxAge(0).httpOnly(true).build();
+    }
+
+    /** Ends the session the request carries (its cookie's value): no copy of its cookies opens the console again. */
     public Uni<Void> end(String cookie) {
         String id = cookie == null ? null : cookie.substring(0, Math.max(0, cookie.indexOf('.')));
         if (id == null || id.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        return redis.value(String.class).set(RedisKeys.consoleSessionEnded(id), "ended",
-                new SetArgs().px(timeout.multipliedBy(2).toMillis())).ifNoItem().after(config.redisTimeout()).fail();
+        return sessions.end(id, timeout.multipliedBy(2)).ifNoItem().after(config.redisTimeout()).fail();
     }
 
     private void begin(RoutingContext rc, String user) {
         byte[] raw = new byte[16];
         random.nextBytes(raw);
         String id = Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
-        rc.response().addCookie(io.vertx.core.http.Cookie.cookie(COOKIE, id + "." + signature(id, user)).setPath(ConsoleUrls.ROOT)
+        rc.response().addCookie(io.vertx.core.http.Cookie.cookie(COOKIE, id + "." + signature(id, user)).setPath(ROOT)
                 .setHttpOnly(true).setSameSite(CookieSameSite.STRICT).setSecure(rc.request().isSSL()));
     }
 
