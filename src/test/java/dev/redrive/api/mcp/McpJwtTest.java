@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.redrive.api.ConsoleSessions;
 import dev.redrive.testing.ApiProfile;
 import dev.redrive.testing.ApiUsers;
 import dev.redrive.testing.DeadLetterSeed;
@@ -135,13 +136,13 @@ class McpJwtTest {
     @Test
     void aConsoleSessionIsNoWayIn() {
         String csrf = given().get("/console/login").cookie("redrive-csrf");
-        String session = given().redirects().follow(false).cookie("redrive-csrf", csrf).queryParam("csrf-token", csrf)
-                .contentType("application/x-www-form-urlencoded").formParam("j_username", "operator")
-                .formParam("j_password", ApiUsers.password("operator")).post("/console/j_security_check")
-                .cookie("redrive-console");
-        assertTrue(session != null && !session.isEmpty(), "logged in to the console");
-        given().redirects().follow(false).cookie("redrive-console", session).get("/console").then().statusCode(200);
-        given().redirects().follow(false).cookie("redrive-console", session).contentType("application/json")
+        Map<String, String> session = given().redirects().follow(false).cookie("redrive-csrf", csrf)
+                .queryParam("csrf-token", csrf).contentType("application/x-www-form-urlencoded")
+                .formParam("j_username", "operator").formParam("j_password", ApiUsers.password("operator"))
+                .post("/console/j_security_check").cookies();
+        assertTrue(session.containsKey("redrive-console") && session.containsKey(ConsoleSessions.COOKIE), "logged in to the console");
+        given().redirects().follow(false).cookies(session).get("/console").then().statusCode(200);
+        given().redirects().follow(false).cookies(session).contentType("application/json")
                 .accept("application/json, text/event-stream").body(INITIALIZE).post(URI.create(root + "mcp")).then()
                 .statusCode(401);
     }
