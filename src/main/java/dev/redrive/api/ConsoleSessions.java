@@ -41,8 +41,9 @@ import io.vertx.ext.web.RoutingContext;
  * each login gets a session id in a second cookie, signed with the user's name (HMAC, keyed from
  * quarkus.http.auth.session.encryption-key, as the form cookie is), and every console request
  * must carry the id of its user that no logout has ended. Logout writes the id into Redis
- * ({@link RedisKeys#consoleSessionEnded}) for twice the form timeout: by then every copy of the
- * form cookie has expired, since an ended session is never refreshed. A request whose session is
+ * ({@link RedisKeys#consoleSessionEnded}) for twice the form timeout, counted again each time a copy
+ * of its cookies is presented (the form mechanism refreshes the form cookie of a request it
+ * authenticates, before this check refuses it): the mark outlives every copy still in use. A request whose session is
  * missing, forged or ended is sent to the login page, its cookies dropped, before it reaches a page or an action.
  */
 @ApplicationScoped
@@ -110,7 +111,8 @@ public class ConsoleSessions implements SecurityIdentityAugmentor {
         if (id == null) {
             return Uni.createFrom().item(toLogin());
         }
-        return sessions.ended(id).ifNoItem().after(config.redisTimeout()).fail().map(ended -> ended ? toLogin() : null);
+        return sessions.ended(id, timeout.multipliedBy(2)).ifNoItem().after(config.redisTimeout()).fail()
+                .map(ended -> ended ? toLogin() : null);
     }
 
     private Response toLogin() {

@@ -24,7 +24,12 @@ public class EndedSessions {
         return redis.value(String.class).set(RedisKeys.consoleSessionEnded(sessionId), "ended", new SetArgs().px(keep.toMillis()));
     }
 
-    public Uni<Boolean> ended(String sessionId) {
-        return redis.key(String.class).exists(RedisKeys.consoleSessionEnded(sessionId));
+    /**
+     * Whether the session was ended; an ended one is kept ended for {@code keep} more from now, in
+     * the same command (PEXPIRE answers whether the key exists): a copy of its cookies that is still
+     * used keeps the form mechanism refreshing its form cookie, so the mark must outlive that use.
+     */
+    public Uni<Boolean> ended(String sessionId, Duration keep) {
+        return redis.key(String.class).pexpire(RedisKeys.consoleSessionEnded(sessionId), keep.toMillis());
     }
 }
