@@ -14,8 +14,9 @@ import io.vertx.ext.web.RoutingContext;
  * What a request to the operator API or to {@code /mcp} must be before anything reads it, so that
  * a page of another site can't act with an operator's browser (cached Basic credentials travel
  * with a {@code fetch(..., {mode: 'no-cors', credentials: 'include'})}): a state change (any
- * method but GET, HEAD and OPTIONS) and every {@code /mcp} request come from the service's own
- * origin or a client that is no browser ({@link RequestOrigins}), else 403; and a state change
+ * method but GET, HEAD and OPTIONS), a reveal of masked fields ({@code ?reveal=...}, audited in
+ * the caller's name) and every {@code /mcp} request come from the service's own origin or a client
+ * that is no browser ({@link RequestOrigins}), else 403; and a state change
  * that carries a body (POST, PUT, PATCH) says it is JSON, else 415. A browser sends a cross-site
  * request without a CORS preflight only as text/plain, a form or multipart, and redrive grants no
  * preflight, so JSON is the proof it came from a real client. A DELETE never carries a body and
@@ -39,7 +40,9 @@ public class ApiWrites {
         boolean mcp = under(path, "/mcp");
         HttpServerRequest request = rc.request();
         boolean changes = RequestOrigins.changes(request.method());
-        if (!(mcp || under(path, "/dlq")) || !(changes || mcp)) {
+        // A reveal is a GET that writes an audit record in the caller's name: held to the origin rule too.
+        boolean reveals = request.params().contains("reveal");
+        if (!(mcp || under(path, "/dlq")) || !(changes || mcp || reveals)) {
             rc.next();
         } else if (origins.foreign(request)) {
             origins.refuse(rc, RequestOrigins.crossSite(mcp ? "/mcp" : "the API"));

@@ -98,6 +98,9 @@ class ForgedRequestsTest {
         as("viewer").header("Origin", "http://localhost:1").body("{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/list\"}")
                 .post("/mcp").then().statusCode(403);
         as("viewer").header("Origin", "http://localhost:1").get("/mcp").then().statusCode(403);
+        // a reveal is a GET that audits in the caller's name: an <img> of another page must not make one
+        as("operator").header("Sec-Fetch-Site", "cross-site").get(forge.dlqPath() + "/entries/1-1?reveal=true").then()
+                .statusCode(403).body("type", equalTo("/problems/cross-site-request"));
         assertEquals(before, state(), "nothing changed");
 
         // the service's own origin, and the allowed one, change things
