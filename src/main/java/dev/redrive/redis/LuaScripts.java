@@ -57,7 +57,7 @@ public class LuaScripts {
         REDRIVE_STEP("redrive-step.lua", 7, MORE_KEYS, OK, STOPPED),
         DISCARD("discard.lua", 3, FIXED_KEYS, DISCARDED, GONE, WRONG_TYPE),
         REDRIVE_CLAIM("redrive-claim.lua", 2, FIXED_KEYS),
-        REDRIVE_START("redrive-start.lua", 4, FIXED_KEYS, STARTED, RUNNING, CHANGED),
+        REDRIVE_START("redrive-start.lua", 5, FIXED_KEYS, STARTED, RUNNING, CHANGED, WRONG_TYPE),
         REDRIVE_MOVE("redrive-move.lua", 2, FIXED_KEYS, MOVED, CHANGED),
         READ_ENTRIES("read-entries.lua", 1, FIXED_KEYS),
         READ_VALUE("read-value.lua", 1, FIXED_KEYS, VALUE, GONE, NO_FIELD),

@@ -58,10 +58,15 @@ class RedriveTaskStore {
 
     /**
      * Stores the new task unless a real redrive of the same stream is unfinished: two at once
-     * would each count what the other moves. redrive-start.lua checks and creates in one step.
+     * would each count what the other moves. redrive-start.lua checks, creates and audits it in one step.
      */
     void create(RedriveTask task) {
-        start(task, LuaScripts.Script.REDRIVE_START, List.of(), List.of(task.dryRun() ? "1" : "0"));
+        ScriptReply created = start(task, LuaScripts.Script.REDRIVE_START, List.of(RedisKeys.audit(task.dlq())),
+                List.of(task.dryRun() ? "1" : "0"));
+        if (created.code() == ScriptReply.Code.WRONG_TYPE) {
+            throw new DeadLetterException(DeadLetterException.Reason.WRONG_TYPE, "could not start a redrive of "
+                    + task.dlq() + ": " + created.text(1) + " (nothing written)");
+        }
     }
 
     /**
@@ -78,7 +83,7 @@ class RedriveTaskStore {
     /**
      * Runs a script that starts a task (lib/start-task.lua) until it answers other than 'changed':
      * the script needs the running task's key up front, so a start that raced another reads the
-     * pointer again. Its KEYS are {@code keysBefore} then the four of redrive-start.lua, its ARGV
+     * pointer again. Its KEYS are {@code keysBefore} then the four of lib/start-task.lua, its ARGV
      * the seen id, the new id and now, then {@code argsBefore}, then the task's fields.
      */
     private ScriptReply start(RedriveTask task, LuaScripts.Script script, List<String> keysBefore,

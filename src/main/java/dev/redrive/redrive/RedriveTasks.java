@@ -92,7 +92,6 @@ public class RedriveTasks {
         String id = UUID.randomUUID().toString();
         String until = wait.on(deadLetters.newestId(dlq));
         store.create(RedriveTask.begun(id, dlq, store.json(spec.filter()), spec, until, actor, store.now()));
-        store.audit(dlq, id, "redrive", actor, spec.note() == null ? "" : spec.note());
         LOG.infof("%s started redrive %s of %s (dry run %s, %d/s, canary %d)", LogText.of(actor), id, dlq, spec.dryRun(),
                 spec.maxPerSecond(), spec.canary());
         runner.launch(dlq, id);

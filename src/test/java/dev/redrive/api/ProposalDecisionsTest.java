@@ -132,8 +132,9 @@ class ProposalDecisionsTest {
     }
 
     /**
-     * With the audit stream's key holding a string, proposing, approving and rejecting are each
-     * refused whole before they write (no proposal stored, none decided, no redrive started), and
+     * With the audit stream's key holding a string, proposing, approving, rejecting and starting a
+     * redrive are each refused whole before they write (no proposal stored, none decided, no redrive
+     * started), and
      * every read of the trail (REST, MCP) says what is wrong instead of failing.
      */
     @Test
@@ -148,6 +149,12 @@ class ProposalDecisionsTest {
         try {
             as("operator").contentType("application/json").body("{\"filter\": {\"origin\": \"{props}audit-type\"}}")
                     .post(props.dlqPath() + "/proposals").then().statusCode(409).body("type", equalTo("/problems/wrong-key-type"));
+            // a redrive started directly, real or dry run, is audited in its starting script too
+            for (String dryRun : List.of("false", "true")) {
+                as("operator").body("{\"filter\": {\"origin\": \"{props}audit-type\"}, \"dryRun\": " + dryRun + "}")
+                        .post(props.dlqPath() + "/redrives").then().statusCode(409)
+                        .body("type", equalTo("/problems/wrong-key-type"));
+            }
             for (String step : List.of("approve", "reject")) {
                 as("approver").post(proposal(id) + "/" + step).then().statusCode(409)
                         .body("type", equalTo("/problems/wrong-key-type"));

@@ -162,7 +162,7 @@ class RedriveTaskControlTest {
     }
 
     List<String> startScript(String dlq, String seen, String id) {
-        List<String> keys = List.of(RedisKeys.redriveRunning(dlq),
+        List<String> keys = List.of(RedisKeys.audit(dlq), RedisKeys.redriveRunning(dlq),
                 RedisKeys.redriveTask(dlq, seen.isEmpty() ? id : seen), RedisKeys.redriveTask(dlq, id),
                 RedisKeys.redriveTasks(dlq));
         List<String> args = List.of(seen, id, "1", "0", "id", id, "state", "counting");
