@@ -30,7 +30,6 @@ import dev.redrive.api.ProposalResource;
 import dev.redrive.api.ReadPermits;
 import dev.redrive.api.RedriveBody;
 import dev.redrive.api.Roles;
-import dev.redrive.config.RedriveConfig;
 import dev.redrive.deadletter.DeadLetterReader;
 import dev.redrive.redrive.Proposal;
 import dev.redrive.redrive.Proposals;
@@ -84,7 +83,7 @@ public class AgentTools {
     Callers callers;
 
     @Inject
-    RedriveConfig config;
+    AgentRedrives agentRedrives;
 
     @Inject
     ObjectMapper mapper;
@@ -120,7 +119,8 @@ public class AgentTools {
                         object(List.of("dlq"), "dlq", DLQ, "filter", FILTER), true, ANY,
                         args -> proposals.count(dlq(args), RedriveBody.spec(filterOnly(args), false).filter())),
                 new Tool("get_proposal", "One proposed redrive: its state (proposed, approved, rejected, expired), "
-                        + "who decided, and the task an approval started.",
+                        + "until (it moves only entries parked up to that id), parkedSince (matching entries parked "
+                        + "after it, not in it), who decided, and the task an approval started.",
                         object(List.of("dlq", "id"), "dlq", DLQ, "id", string("The proposal id")), true, ANY,
                         args -> proposalApi.get(dlq(args), text(args, "id"))),
                 new Tool("propose_redrive", "Proposes a bulk redrive for a human operator to approve; nothing moves "
@@ -170,9 +170,7 @@ public class AgentTools {
 
     private Object redrive(JsonNode args) {
         // The approval rule is RedriveTasks.start's (403 approval-required); this is the agents' own.
-        String why = !config.agents().mayRedrive() ? "agents may not start redrives (redrive.agents.may-redrive is false)"
-                : !callers.has(Roles.AUTOMATION) ? "only a dlq-automation caller may start a redrive through MCP"
-                : null;
+        String why = agentRedrives.whyNot();
         if (why != null) {
             throw new ProblemException(403, "agent-may-not-redrive", "Propose instead",
                     why + "; use propose_redrive, and an operator approves it");

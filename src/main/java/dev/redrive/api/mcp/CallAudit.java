@@ -53,6 +53,9 @@ class CallAudit {
     @Inject
     RedriveConfig config;
 
+    @Inject
+    AgentRedrives agentRedrives;
+
     private final Counter failed;
 
     @Inject
@@ -84,7 +87,8 @@ class CallAudit {
         if (refused != null) {
             record.put("refused", refused);
         }
-        boolean mayWrite = refused == null && tool != null && !tool.readOnly() && tool.roles().stream().anyMatch(callers::has);
+        boolean mayWrite = refused == null && tool != null && !tool.readOnly() && tool.roles().stream().anyMatch(callers::has)
+                && (!tool.name().equals("redrive") || agentRedrives.whyNot() == null);
         if (mayWrite && stream != null && reader.knownStreams().contains(stream)) {
             trail.append(stream, record).await().atMost(config.redisTimeout());
             return;

@@ -62,13 +62,15 @@ class McpAuditTest {
             client.callTool(new McpSchema.CallToolRequest("list_entries", Map.of("dlq", maudit.dlq(), "failure", "often")));
             // refused by the caller's roles
             client.callTool(new McpSchema.CallToolRequest("propose_redrive", Map.of("dlq", maudit.dlq())));
+            // refused by the agents' rule (api/mcp/AgentRedrives), which the tool checks as it runs
+            client.callTool(new McpSchema.CallToolRequest("redrive", Map.of("dlq", maudit.dlq())));
         });
         raw("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}");
         raw("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"drop_everything\",\"arguments\":{}}}");
 
         assertEquals(List.of("viewer list_dead_letter_streams", "viewer list_causes " + unknown,
                 "viewer list_entries " + maudit.dlq(), "viewer propose_redrive " + maudit.dlq() + " refused=forbidden",
-                "viewer  refused=invalid-params", "viewer drop_everything refused=unknown-tool"), callsSince(since));
+                "viewer redrive " + maudit.dlq(), "viewer  refused=invalid-params", "viewer drop_everything refused=unknown-tool"), callsSince(since));
         assertFalse(maudit.redis().key().exists(maudit.dlq() + ":audit"),
                 "the stream's own trail holds only calls that may write, kept whole (McpServerTest)");
     }
