@@ -7,6 +7,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeoutException;
@@ -210,7 +211,8 @@ public final class HttpJobHandler implements JobHandler {
         String reason = "HTTP " + status + " " + phrase.trim() + body.excerpt();
         String errorType = "http-" + status;
         if (isTransient(status)) {
-            throw new JobFailedException(errorType, reason, retryAfter(response.getHeader("Retry-After")));
+            throw new JobFailedException(errorType, reason, retryAfter(response.getHeader("Retry-After"),
+                    response.getHeader("Date")));
         }
         throw new TerminalJobException(errorType, reason, null);
     }
@@ -226,9 +228,12 @@ public final class HttpJobHandler implements JobHandler {
     /**
      * Retry-After as delta-seconds or an HTTP-date; null when absent or unreadable. Seconds past
      * {@code long} read as the longest wait there is: the queue's {@code max-retry-after} cuts any
-     * hint down (worker/Outcomes), so no value can hold a job longer than that.
+     * hint down (worker/Outcomes), so no value can hold a job longer than that. An HTTP-date is
+     * read against the response's own Date (RFC 9110: the provider's clock wrote both), not this
+     * process's clock, which may be off: the wait is then Redis' time plus it (transfer.lua), as
+     * for delta-seconds; only without a readable Date is this process's clock the reference.
      */
-    static Duration retryAfter(String header) {
+    static Duration retryAfter(String header, String date) {
         if (header == null || header.isBlank()) {
             return null;
         }
@@ -242,10 +247,19 @@ public final class HttpJobHandler implements JobHandler {
         }
         try {
             Instant at = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
-            Duration d = Duration.between(Instant.now(), at);
+            Duration d = Duration.between(httpDate(date).orElseGet(Instant::now), at);
             return d.isNegative() ? Duration.ZERO : d;
         } catch (DateTimeParseException unreadable) {
             return null;
+        }
+    }
+
+    private static Optional<Instant> httpDate(String value) {
+        try {
+            return value == null ? Optional.empty()
+                    : Optional.of(ZonedDateTime.parse(value.trim(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant());
+        } catch (DateTimeParseException unreadable) {
+            return Optional.empty();
         }
     }
 
