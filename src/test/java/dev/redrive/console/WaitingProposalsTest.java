@@ -1,6 +1,7 @@
 package dev.redrive.console;
 
 import static dev.redrive.testing.Api.as;
+import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,11 +13,13 @@ import java.util.regex.Pattern;
 
 import jakarta.inject.Inject;
 
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.redrive.redrive.Proposals;
 import dev.redrive.testing.ApiProfile;
+import dev.redrive.testing.Await;
 import dev.redrive.testing.DeadLetterSeed;
 import dev.redrive.testing.Own;
 import dev.redrive.testing.ProposalExpiry;
@@ -29,7 +32,8 @@ import io.restassured.path.json.JsonPath;
  * The console tells of proposed redrives that wait: a badge per dead-letter stream on the
  * overview (and their total), counted from the waiting set so a page reads at most
  * {@link Proposals#WAITING_LIMIT} + 1 ids per stream; a cause links to the proposals of it, and a
- * proposal back to its cause. Decided and expired proposals leave the badge and the links.
+ * proposal back to its cause. Decided and expired proposals leave the badge and the links, and the
+ * gauge {@code redrive_proposals_waiting} that pages someone (RedriveProposalWaiting).
  */
 @QuarkusTest
 @TestProfile(ApiProfile.class)
@@ -155,6 +159,27 @@ class WaitingProposalsTest {
         } finally {
             made.forEach(this::reject);
         }
+    }
+
+    /** redrive_proposals_waiting{dlq} of the stream, as the management port's /q/metrics shows it; null when absent. */
+    Long gauge() {
+        int port = ConfigProvider.getConfig().getValue("quarkus.management.test-port", Integer.class);
+        String metrics = given().port(port).get("/q/metrics").then().statusCode(200).extract().asString();
+        Matcher m = Pattern.compile("(?m)^redrive_proposals_waiting\\{dlq=\"" + Pattern.quote(wait.dlq())
+                + "\"} ([0-9.]+)$").matcher(metrics);
+        return m.find() ? (long) Double.parseDouble(m.group(1)) : null;
+    }
+
+    @Test
+    void theGaugeCountsTheStreamsWaitingProposalsUntilTheyAreDecidedOrExpire() {
+        byCause();
+        String rejected = byOrigin();
+        int waiting = waitingInTheApi().size();
+        Await.until("redrive_proposals_waiting at " + waiting, () -> Long.valueOf(waiting).equals(gauge()));
+        reject(rejected);
+        Await.until("redrive_proposals_waiting at " + (waiting - 1), () -> Long.valueOf(waiting - 1).equals(gauge()));
+        ProposalExpiry.expireAllWaiting(wait.redis(), wait.dlq());
+        Await.until("redrive_proposals_waiting at 0", () -> Long.valueOf(0).equals(gauge()));
     }
 
     /** A console page whose path is already encoded (the stream's name is). */
