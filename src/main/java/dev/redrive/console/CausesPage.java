@@ -68,12 +68,13 @@ public class CausesPage {
     public record Sample(String id, String url, String errorType, String reason, String job, String origin) {
     }
 
-    /** A proposed redrive of the cause that waits for a decision, linking to it. */
-    public record Waiting(String id, String url, String proposedBy, Instant proposedAt, long matched, String note) {
+    /** A proposed redrive of the cause that waits for a decision, linking to it; {@code byRedrive}: redrive itself proposed it. */
+    public record Waiting(String id, String url, String proposedBy, boolean byRedrive, Instant proposedAt, long matched,
+            String note) {
 
         static Waiting of(String dlq, Proposal p) {
-            return new Waiting(p.id(), ConsoleUrls.proposal(dlq, p.id()), p.proposedBy(), p.proposedAt(), p.matched(),
-                    p.note());
+            return new Waiting(p.id(), ConsoleUrls.proposal(dlq, p.id()), p.proposedBy(), p.byRedrive(), p.proposedAt(),
+                    p.matched(), p.note());
         }
     }
 

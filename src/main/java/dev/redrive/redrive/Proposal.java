@@ -37,6 +37,17 @@ public record Proposal(String id, String dlq, String state, EntryFilter filter, 
         }
     }
 
+    /**
+     * The proposer name of the proposals redrive makes itself (after an outage): exactly this name,
+     * as stored. The console marks them, so an approver knows no person asked for it.
+     */
+    public static final String REDRIVE = "redrive";
+
+    /** Whether redrive itself proposed it ({@link #REDRIVE}), not a person or an agent. */
+    public boolean byRedrive() {
+        return REDRIVE.equals(proposedBy);
+    }
+
     /** The redrive the proposal asks for, exactly as it will run once approved. */
     public RedriveSpec spec() {
         return new RedriveSpec(filter, maxPerSecond, false, canary, maxRefailRate, note);

@@ -1,6 +1,7 @@
 package dev.redrive.console;
 
 import static dev.redrive.testing.Api.as;
+import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,11 +13,16 @@ import java.util.regex.Pattern;
 
 import jakarta.inject.Inject;
 
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.redrive.deadletter.EntryFilter;
+import dev.redrive.redrive.Proposal;
 import dev.redrive.redrive.Proposals;
+import dev.redrive.redrive.RedriveSpec;
 import dev.redrive.testing.ApiProfile;
+import dev.redrive.testing.Await;
 import dev.redrive.testing.DeadLetterSeed;
 import dev.redrive.testing.Own;
 import dev.redrive.testing.ProposalExpiry;
@@ -29,7 +35,9 @@ import io.restassured.path.json.JsonPath;
  * The console tells of proposed redrives that wait: a badge per dead-letter stream on the
  * overview (and their total), counted from the waiting set so a page reads at most
  * {@link Proposals#WAITING_LIMIT} + 1 ids per stream; a cause links to the proposals of it, and a
- * proposal back to its cause. Decided and expired proposals leave the badge and the links.
+ * proposal back to its cause. Decided and expired proposals leave the badge and the links, and the
+ * gauge {@code redrive_proposals_waiting} that pages someone (RedriveProposalWaiting). Proposals
+ * redrive made itself (proposer {@link Proposal#REDRIVE}) are marked where they are listed.
  */
 @QuarkusTest
 @TestProfile(ApiProfile.class)
@@ -42,6 +50,9 @@ class WaitingProposalsTest {
     @Inject
     @Own("wait")
     TestQueue wait;
+
+    @Inject
+    Proposals proposals;
 
     String api;
     String pages;
@@ -155,6 +166,56 @@ class WaitingProposalsTest {
         } finally {
             made.forEach(this::reject);
         }
+    }
+
+    /** redrive_proposals_waiting{dlq} of the stream, as the management port's /q/metrics shows it; null when absent. */
+    Long gauge() {
+        int port = ConfigProvider.getConfig().getValue("quarkus.management.test-port", Integer.class);
+        String metrics = given().port(port).get("/q/metrics").then().statusCode(200).extract().asString();
+        Matcher m = Pattern.compile("(?m)^redrive_proposals_waiting\\{dlq=\"" + Pattern.quote(wait.dlq())
+                + "\"} ([0-9.]+)$").matcher(metrics);
+        return m.find() ? (long) Double.parseDouble(m.group(1)) : null;
+    }
+
+    @Test
+    void theGaugeCountsTheStreamsWaitingProposalsUntilTheyAreDecidedOrExpire() {
+        byCause();
+        String rejected = byOrigin();
+        int waiting = waitingInTheApi().size();
+        Await.until("redrive_proposals_waiting at " + waiting, () -> Long.valueOf(waiting).equals(gauge()));
+        reject(rejected);
+        Await.until("redrive_proposals_waiting at " + (waiting - 1), () -> Long.valueOf(waiting - 1).equals(gauge()));
+        ProposalExpiry.expireAllWaiting(wait.redis(), wait.dlq());
+        Await.until("redrive_proposals_waiting at 0", () -> Long.valueOf(0).equals(gauge()));
+    }
+
+    @Test
+    void proposalsRedriveMadeItselfAreMarkedWhereWaitingProposalsAreListed() {
+        ConsoleClient viewer = ConsoleClient.login("viewer");
+        String byPerson = byCause();
+        Proposal byRedrive = proposals.propose(wait.dlq(), new RedriveSpec(new EntryFilter(null, null, null, CAUSE, null,
+                null, null, null), 10, false, 1, 0.5, "after an outage"), Proposal.REDRIVE);
+        String marker = "<span class=\"by-redrive\"";
+        String causes = page(viewer, pages + "/causes").then().statusCode(200).extract().asString();
+        String article = article(causes, CAUSE);
+        String ours = item(article, "data-proposal=\"" + byRedrive.id() + "\"", "</li>");
+        assertTrue(ours.contains(marker + " title=\"") && ours.contains(">(by redrive)</span>"), ours);
+        assertFalse(item(article, "data-proposal=\"" + byPerson + "\"", "</li>").contains(marker), "a person's proposal is not marked");
+
+        String list = page(viewer, pages + "/proposals").then().statusCode(200).extract().asString();
+        assertTrue(item(list, byRedrive.id() + "</a>", "</tr>").contains(marker), "the proposals list marks it");
+        assertFalse(item(list, byPerson + "</a>", "</tr>").contains(marker), "and only it");
+        String one = page(viewer, pages + "/proposals/" + byRedrive.id()).then().statusCode(200).extract().asString();
+        assertTrue(one.contains(marker), "its own page says so too");
+        reject(byRedrive.id());
+        reject(byPerson);
+    }
+
+    /** The part of {@code html} from {@code start} to the next {@code end}. */
+    static String item(String html, String start, String end) {
+        int from = html.indexOf(start);
+        assertTrue(from >= 0, "no " + start + " in " + html);
+        return html.substring(from, html.indexOf(end, from));
     }
 
     /** A console page whose path is already encoded (the stream's name is). */

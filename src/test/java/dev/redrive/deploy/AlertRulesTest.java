@@ -113,6 +113,17 @@ class AlertRulesTest {
         }
     }
 
+    /** A waiting proposal links to the console's list of its stream's proposals, where it is approved or rejected. */
+    @Test
+    void aWaitingProposalLinksToItsStreamsProposalsInTheConsole() {
+        Rule alert = AlertRules.alerts().stream().filter(r -> r.getAlert().equals("RedriveProposalWaiting")).findFirst()
+                .orElseThrow(() -> new AssertionError("no RedriveProposalWaiting in " + AlertRules.SOURCE));
+        String url = alert.getAnnotations().getOrDefault("console_url", "");
+        assertTrue(url.matches("https://[^/]+/console/dlq/\\{\\{ \\$labels\\.dlq \\| urlquery }}/proposals"), "console_url " + url);
+        assertEquals("30m", alert.getFor(), "the wait README and RUNBOOK document");
+        assertTrue(alert.getExpr().getStrVal().contains("dlq"), "keeps the stream's label");
+    }
+
     @Test
     void retriesAloneNeverAlert() {
         for (Rule alert : AlertRules.alerts()) {

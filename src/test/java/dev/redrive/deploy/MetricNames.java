@@ -5,7 +5,7 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** redrive's Prometheus metric names (observe/QueueMetrics and the dead-letter API), as scraped. */
+/** redrive's Prometheus metric names (observe/QueueMetrics, the dead-letter API, redrive/WaitingProposalsGauge), as scraped. */
 final class MetricNames {
 
     static final Set<String> ALL = Set.of(
@@ -23,6 +23,7 @@ final class MetricNames {
             "redrive_handler_duration_seconds",
             "redrive_dlq_replayed_total",
             "redrive_dlq_discarded_total",
+            "redrive_proposals_waiting",
             "redrive_readers_failing",
             "redrive_trace_spans_ended_total",
             "redrive_trace_spans_exported_total",

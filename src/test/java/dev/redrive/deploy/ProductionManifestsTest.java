@@ -16,11 +16,14 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.openshift.api.model.monitoring.v1.PrometheusRule;
+import io.fabric8.openshift.api.model.monitoring.v1.Rule;
 
 /**
  * What production gets from deploy/k8s that the base does not, rendered by {@code kubectl
  * kustomize}: the base's example Secret holds only placeholders and hashes and production ships
- * none; production scales with KEDA's Redis Streams scaler on the Redis and Secret the pods use.
+ * none; production scales with KEDA's Redis Streams scaler on the Redis and Secret the pods use;
+ * every alert's console link points at production's console.
  */
 class ProductionManifestsTest {
 
@@ -99,5 +102,33 @@ class ProductionManifestsTest {
             assertEquals("redrive-secrets", r.get("name"));
             assertTrue(example.getStringData().containsKey((String) r.get("key")), "the Secret has key " + r.get("key"));
         });
+    }
+
+    /**
+     * The overlay sets the console's address of each alert by the rule's index (a JSON patch): a
+     * rule added or moved in the base must not leave one alert linking to the example address.
+     */
+    @Test
+    void everyConsoleLinkOfProductionsAlertsPointsAtItsConsole() {
+        List<Rule> base = rules("base");
+        List<Rule> prod = rules("overlays/production");
+        assertEquals(base.size(), prod.size());
+        int linked = 0;
+        for (int i = 0; i < base.size(); i++) {
+            String example = base.get(i).getAnnotations() == null ? null : base.get(i).getAnnotations().get("console_url");
+            if (example == null) {
+                continue;
+            }
+            linked++;
+            String url = prod.get(i).getAnnotations().get("console_url");
+            assertEquals(example.replace("https://redrive.example.com/", "https://redrive.internal.example.com/"), url,
+                    prod.get(i).getAlert() + ": production's console, the base's page");
+        }
+        assertTrue(linked >= 2, "the dead-letter alerts link to the console");
+    }
+
+    private static List<Rule> rules(String overlay) {
+        return rendered.get(overlay).one(PrometheusRule.class, "redrive").getSpec().getGroups().stream()
+                .flatMap(g -> g.getRules().stream()).toList();
     }
 }
