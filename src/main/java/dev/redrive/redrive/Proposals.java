@@ -178,10 +178,15 @@ public class Proposals {
 
     /**
      * How many of the stream's proposals wait for a decision now (proposed, unexpired), counted up
-     * to {@link #WAITING_LIMIT}: one range read of the waiting set. Does not block.
+     * to {@link #WAITING_LIMIT}: Redis' time, then one range read of the waiting set. Does not block.
      */
     public Uni<Waiting> waiting(String dlq) {
-        return time.now().flatMap(now -> hashes.waitingProposalIds(dlq, now.toEpochMilli(), WAITING_LIMIT + 1))
+        return time.now().flatMap(now -> waiting(dlq, now));
+    }
+
+    /** Like {@link #waiting(String)} at {@code now} (Redis' time, read once for many streams). */
+    Uni<Waiting> waiting(String dlq, Instant now) {
+        return hashes.waitingProposalIds(dlq, now.toEpochMilli(), WAITING_LIMIT + 1)
                 .map(ids -> new Waiting(Math.min(ids.size(), WAITING_LIMIT), ids.size() > WAITING_LIMIT));
     }
 

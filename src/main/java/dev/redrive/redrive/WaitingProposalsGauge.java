@@ -1,7 +1,6 @@
 package dev.redrive.redrive;
 
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -15,6 +14,7 @@ import org.jboss.logging.Logger;
 
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.deadletter.ReplayTargets;
+import dev.redrive.redis.RedisTime;
 import dev.redrive.time.Timers;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -55,6 +55,9 @@ public class WaitingProposalsGauge {
     @Inject
     Timers time;
 
+    @Inject
+    RedisTime redisTime;
+
     private final Map<String, AtomicLong> waiting = new LinkedHashMap<>();
     private final AtomicBoolean running = new AtomicBoolean();
     private volatile Timers.Timer timer = Timers.Timer.NONE;
@@ -88,10 +91,13 @@ public class WaitingProposalsGauge {
                 });
     }
 
+    /** Redis' time once, then one range read per stream: an idle stream costs one command per interval. */
     private Uni<Void> round() {
-        List<Uni<Void>> reads = waiting.entrySet().stream()
-                .map(e -> proposals.waiting(e.getKey()).invoke(w -> e.getValue().set(w.count())).replaceWithVoid())
-                .toList();
-        return reads.isEmpty() ? Uni.createFrom().voidItem() : Uni.join().all(reads).andFailFast().replaceWithVoid();
+        if (waiting.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return redisTime.now().flatMap(now -> Uni.join().all(waiting.entrySet().stream()
+                .map(e -> proposals.waiting(e.getKey(), now).invoke(w -> e.getValue().set(w.count())).replaceWithVoid())
+                .toList()).andFailFast().replaceWithVoid());
     }
 }
