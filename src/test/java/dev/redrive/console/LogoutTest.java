@@ -3,9 +3,13 @@ package dev.redrive.console;
 import static org.hamcrest.Matchers.containsString;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import jakarta.inject.Inject;
+
 import org.junit.jupiter.api.Test;
 
+import dev.redrive.redis.RedisKeys;
 import dev.redrive.testing.ApiProfile;
+import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
@@ -18,6 +22,9 @@ import io.restassured.response.Response;
 @QuarkusTest
 @TestProfile(ApiProfile.class)
 class LogoutTest {
+
+    @Inject
+    RedisDataSource redis;
 
     @Test
     void aCopyOfTheCookiesOpensNothingAfterLogout() {
@@ -36,6 +43,21 @@ class LogoutTest {
         }
         operator.post("/console/logout", java.util.Map.of()).then().statusCode(302);
         elsewhere.get("/console").then().statusCode(200);
+    }
+
+    /**
+     * The form mechanism refreshes the form cookie of every request it authenticates, the refused
+     * ones included, so the mark of an ended session is renewed whenever its cookies are presented:
+     * it outlives every copy still in use, however long after the logout.
+     */
+    @Test
+    void anEndedSessionStaysEndedWhileItsCookiesAreStillUsed() {
+        ConsoleClient viewer = ConsoleClient.login("viewer");
+        viewer.post("/console/logout", java.util.Map.of()).then().statusCode(303);
+        String ended = RedisKeys.consoleSessionEnded(viewer.sessionId.substring(0, viewer.sessionId.indexOf('.')));
+        redis.key().pexpire(ended, 1000); // as if its time were nearly up
+        viewer.get("/console").then().statusCode(302);
+        assertTrue(redis.key().pttl(ended) > 60_000, "the mark was renewed by the request that presented it");
     }
 
     @Test
