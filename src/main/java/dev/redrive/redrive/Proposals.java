@@ -153,15 +153,20 @@ public class Proposals {
      * does not include ({@link Proposal.ParkedSince}).
      */
     public Proposal get(String dlq, String id) {
-        deadLetters.requireKnown(dlq);
-        Proposal proposal = find(dlq, id).orElseThrow(() -> new DeadLetterException(DeadLetterException.Reason.NO_PROPOSAL,
-                "no proposal " + id + " of " + dlq + " (one is kept for " + config.replay().redriveRetention()
-                        + " after it expires)"));
+        Proposal proposal = stored(dlq, id);
         if (!proposal.open()) {
             return proposal;
         }
         Matches since = count(dlq, proposal.filter(), proposal.until(), null);
         return proposal.with(Proposal.ParkedSince.of(since.matched(), since.complete()));
+    }
+
+    /** The proposal as stored, without counting what was parked since (a decision needs only its fields), or 404. */
+    private Proposal stored(String dlq, String id) {
+        deadLetters.requireKnown(dlq);
+        return find(dlq, id).orElseThrow(() -> new DeadLetterException(DeadLetterException.Reason.NO_PROPOSAL,
+                "no proposal " + id + " of " + dlq + " (one is kept for " + config.replay().redriveRetention()
+                        + " after it expires)"));
     }
 
     /** Up to {@code count} proposals of the stream, newest first, from cursor {@code after} (null: the newest). */
@@ -218,7 +223,7 @@ public class Proposals {
      * redrive it starts): of two approvers at once, one starts the task.
      */
     public Proposal approve(String dlq, String id, String actor, String note) {
-        Proposal proposal = get(dlq, id);
+        Proposal proposal = stored(dlq, id);
         String taskId = UUID.randomUUID().toString();
         String taskNote = "proposal " + id + " by " + proposal.proposedBy()
                 + (proposal.note().isEmpty() ? "" : ": " + proposal.note());
@@ -236,7 +241,7 @@ public class Proposals {
 
     /** Rejects the proposal: nothing moves, and it can be approved no more. */
     public Proposal reject(String dlq, String id, String actor, String note) {
-        get(dlq, id);
+        stored(dlq, id);
         ScriptReply reply = wait.on(scripts.call(LuaScripts.Script.PROPOSAL_REJECT,
                 List.of(RedisKeys.proposal(dlq, id), RedisKeys.waitingProposals(dlq), RedisKeys.audit(dlq)),
                 List.of(actor, FourEyes.key(actor), note(note))));
