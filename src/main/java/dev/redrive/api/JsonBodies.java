@@ -1,5 +1,7 @@
 package dev.redrive.api;
 
+import java.nio.charset.StandardCharsets;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -7,6 +9,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.redrive.config.RedriveConfig;
+import dev.redrive.redrive.RedrivePatch;
+import dev.redrive.redrive.RedriveSpec;
 
 /**
  * The API's JSON request bodies, each held to redrive.replay.max-body-bytes ({@link Requests#json}
@@ -25,6 +29,22 @@ public class JsonBodies {
     /** The body, or null when there is none. */
     JsonNode read(byte[] body) {
         return Requests.json(mapper, body, config.replay().maxBodyBytes());
+    }
+
+    /**
+     * The bulk redrive a JSON body (or an MCP call's arguments) asks for, its patch held to
+     * redrive.replay.max-body-bytes like a replay's; {@code mayDryRun} false for a proposal.
+     */
+    public RedriveSpec redrive(JsonNode root, boolean mayDryRun) {
+        return RedriveBody.spec(root, mayDryRun, config.replay().maxBodyBytes());
+    }
+
+    /** A patch typed into a console form as JSON text; none when the text is blank. */
+    public RedrivePatch patch(String text) {
+        if (text == null || text.isBlank()) {
+            return RedrivePatch.NONE;
+        }
+        return PatchBody.parse(read(text.getBytes(StandardCharsets.UTF_8)), config.replay().maxBodyBytes());
     }
 
     ReplayBody replay(byte[] body) {

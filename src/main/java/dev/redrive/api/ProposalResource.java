@@ -80,7 +80,7 @@ public class ProposalResource {
         if (root == null) {
             throw ProblemException.badRequest("a proposal needs a JSON body; {} proposes a redrive of everything");
         }
-        Proposal proposal = proposals.propose(dlq, RedriveBody.spec(root, false), callers.name());
+        Proposal proposal = proposals.propose(dlq, bodies.redrive(root, false), callers.name());
         return Response.created(Requests.location(dlq, "proposals", proposal.id())).entity(proposal).build();
     }
 

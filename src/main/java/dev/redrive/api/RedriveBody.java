@@ -16,8 +16,9 @@ import dev.redrive.redrive.RedriveSpec;
  */
 public final class RedriveBody {
 
-    private static final Set<String> KNOWN = Set.of("filter", "maxPerSecond", "dryRun", "canary", "maxRefailRate", "note");
-    private static final Set<String> PROPOSED = Set.of("filter", "maxPerSecond", "canary", "maxRefailRate", "note");
+    private static final Set<String> KNOWN = Set.of("filter", "maxPerSecond", "dryRun", "canary", "maxRefailRate", "note",
+            "patch");
+    private static final Set<String> PROPOSED = Set.of("filter", "maxPerSecond", "canary", "maxRefailRate", "note", "patch");
     private static final Set<String> FILTER = Set.of("origin", "job", "failure", "fingerprint", "deadFrom", "deadTo", "ids",
             "text");
 
@@ -26,9 +27,9 @@ public final class RedriveBody {
 
     /**
      * The redrive a JSON body asks for; {@code mayDryRun} false for a proposal, which counts by itself
-     * and whose body has no dryRun.
+     * and whose body has no dryRun; {@code maxPatchBytes} bounds its patch (redrive.replay.max-body-bytes).
      */
-    public static RedriveSpec spec(JsonNode root, boolean mayDryRun) {
+    public static RedriveSpec spec(JsonNode root, boolean mayDryRun, int maxPatchBytes) {
         Set<String> known = mayDryRun ? KNOWN : PROPOSED;
         if (root == null) {
             throw ProblemException.badRequest("a redrive needs a JSON body; {\"dryRun\": true} counts everything");
@@ -55,7 +56,7 @@ public final class RedriveBody {
         }
         return RedriveSpecs.of(filter(root.get("filter")), integer(root, "maxPerSecond", RedriveSpecs.MAX_PER_SECOND),
                 dry != null && dry.asBoolean(), integer(root, "canary", RedriveSpecs.MAX_CANARY), maxRefail,
-                text(root, "note"));
+                text(root, "note"), PatchBody.parse(root.get("patch"), maxPatchBytes));
     }
 
     private static EntryFilter filter(JsonNode f) {

@@ -64,7 +64,7 @@ public class RedriveResource {
             + "(redrive-running; the detail names it): wait for it or cancel it")
     @APIResponse(responseCode = "400", description = "Malformed body or filter")
     public Response start(@PathParam("dlq") String dlq, byte[] body) {
-        RedriveSpec spec = RedriveBody.spec(bodies.read(body), true);
+        RedriveSpec spec = bodies.redrive(bodies.read(body), true);
         RedriveTasks.Requested done = redrives.request(dlq, spec, callers.name());
         if (done instanceof RedriveTasks.Proposed p) {
             return Response.accepted(p.proposal()).location(Requests.location(dlq, "proposals", p.proposal().id())).build();

@@ -2,6 +2,7 @@ package dev.redrive.api;
 
 import dev.redrive.deadletter.EntryFilter;
 import dev.redrive.redrive.Proposals;
+import dev.redrive.redrive.RedrivePatch;
 import dev.redrive.redrive.RedriveSpec;
 
 /**
@@ -21,9 +22,9 @@ public final class RedriveSpecs {
     private RedriveSpecs() {
     }
 
-    /** Any argument but the filter may be null (not given: its default). */
+    /** Any argument but the filter may be null (not given: its default; the patch: none). */
     public static RedriveSpec of(EntryFilter filter, Integer maxPerSecond, Boolean dryRun, Integer canary,
-            Double maxRefailRate, String note) {
+            Double maxRefailRate, String note, RedrivePatch patch) {
         int pace = within("maxPerSecond", maxPerSecond, DEFAULT_MAX_PER_SECOND, MAX_PER_SECOND);
         int canaryJobs = within("canary", canary, 0, MAX_CANARY);
         double refail = maxRefailRate == null ? DEFAULT_MAX_REFAIL_RATE : maxRefailRate;
@@ -33,7 +34,7 @@ public final class RedriveSpecs {
         if (note != null && note.length() > MAX_NOTE) {
             throw ProblemException.badRequest("note is limited to " + MAX_NOTE + " characters");
         }
-        return new RedriveSpec(filter, pace, dryRun != null && dryRun, canaryJobs, refail, note);
+        return new RedriveSpec(filter, pace, dryRun != null && dryRun, canaryJobs, refail, note, patch);
     }
 
     private static int within(String name, Integer value, int byDefault, int max) {

@@ -2,7 +2,7 @@ package dev.redrive.api;
 
 import java.util.Map;
 
-/** The limit on a replay's patch, one copy for the API's JSON body and the console's form. */
+/** The limit on a replay's or a redrive's patch, one copy for the API's JSON bodies, the console's forms and MCP. */
 public final class ReplayPatches {
 
     private ReplayPatches() {
@@ -14,6 +14,11 @@ public final class ReplayPatches {
         for (Map.Entry<String, byte[]> field : patch.entrySet()) {
             size += field.getValue().length + field.getKey().length();
         }
+        requireWithin(size, maxBytes);
+    }
+
+    /** 413 when a patch of {@code size} bytes (names and values) is above {@code maxBytes}. */
+    public static void requireWithin(long size, int maxBytes) {
         if (size > maxBytes) {
             throw new ProblemException(413, "patch-too-large", "Patch too large",
                     "the patched fields hold " + size + " bytes; the limit is " + maxBytes

@@ -19,6 +19,7 @@ import jakarta.ws.rs.core.UriInfo;
 import org.jboss.resteasy.reactive.RestForm;
 
 import dev.redrive.api.Callers;
+import dev.redrive.api.JsonBodies;
 import dev.redrive.api.ProblemException;
 import dev.redrive.api.RedriveSpecs;
 import dev.redrive.api.Requests;
@@ -50,6 +51,9 @@ public class RedrivePages {
 
     @Inject
     Callers callers;
+
+    @Inject
+    JsonBodies bodies;
 
     @Context
     UriInfo uri;
@@ -87,12 +91,13 @@ public class RedrivePages {
     public Response start(@PathParam("dlq") String dlq, @RestForm String origin, @RestForm String job,
             @RestForm String failure, @RestForm String fingerprint, @RestForm String deadFrom, @RestForm String deadTo,
             @RestForm String text, @RestForm String maxPerSecond, @RestForm String canary,
-            @RestForm String maxRefailRate, @RestForm String dryRun, @RestForm String all, @RestForm String note) {
+            @RestForm String maxRefailRate, @RestForm String dryRun, @RestForm String all, @RestForm String note,
+            @RestForm String patch) {
         FilterForm filter = new FilterForm(origin, job, failure, fingerprint, deadFrom, deadTo, text);
         EntryFilter selection = filter.forRedrive();
         everythingOnlyIfAsked(filter, all);
         RedriveSpec spec = RedriveSpecs.of(selection, number("maxPerSecond", maxPerSecond), dryRun(dryRun),
-                number("canary", canary), rate(maxRefailRate), note == null || note.isBlank() ? null : note.trim());
+                number("canary", canary), rate(maxRefailRate), note == null || note.isBlank() ? null : note.trim(), bodies.patch(patch));
         RedriveTasks.Requested done = redrives.request(dlq, spec, callers.name());
         if (done instanceof RedriveTasks.Proposed p) {
             return Response.seeOther(URI.create(ConsoleUrls.proposal(dlq, p.proposal().id()))).build();

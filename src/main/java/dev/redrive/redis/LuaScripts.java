@@ -60,6 +60,7 @@ public class LuaScripts {
         REDRIVE_START("redrive-start.lua", 5, FIXED_KEYS, STARTED, RUNNING, CHANGED, WRONG_TYPE),
         REDRIVE_MOVE("redrive-move.lua", 2, FIXED_KEYS, MOVED, CHANGED),
         READ_ENTRIES("read-entries.lua", 1, FIXED_KEYS),
+        REDRIVE_PREVIEW("redrive-preview.lua", 1, FIXED_KEYS),
         READ_VALUE("read-value.lua", 1, FIXED_KEYS, VALUE, GONE, NO_FIELD),
         PROPOSAL_CREATE("proposal-create.lua", 4, FIXED_KEYS, CREATED, WRONG_TYPE),
         PROPOSAL_APPROVE("proposal-approve.lua", 7, FIXED_KEYS, APPROVED, GONE, DECIDED, EXPIRED, OWN, RUNNING, CHANGED,

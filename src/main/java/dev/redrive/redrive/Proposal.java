@@ -2,6 +2,7 @@ package dev.redrive.redrive;
 
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import dev.redrive.deadletter.EntryFilter;
@@ -17,11 +18,13 @@ import dev.redrive.deadletter.EntryFilter;
  *                        redrive moves nothing parked after it, so an approver approves what was proposed
  * @param task            the redrive task the approval started, once approved
  * @param parkedSince     while it waits, the matching entries parked after it, which it does not include; else null
+ * @param patch           what each moved entry will change ({@link RedrivePatch#view}; null: none)
+ * @param preview         while it waits with a patch, the patch on its first entries, before and after; else null
  */
 public record Proposal(String id, String dlq, String state, EntryFilter filter, int maxPerSecond, int canary,
         double maxRefailRate, String note, String proposedBy, Instant proposedAt, Instant expiresAt, long matched,
         boolean matchedComplete, String until, String decidedBy, Instant decidedAt, String decisionNote, String task,
-        ParkedSince parkedSince) {
+        ParkedSince parkedSince, RedrivePatch patch, List<PatchPreview.Sample> preview) {
 
     /**
      * Entries the proposal's filter selects that were parked after it was made: not in it.
@@ -50,7 +53,7 @@ public record Proposal(String id, String dlq, String state, EntryFilter filter, 
 
     /** The redrive the proposal asks for, exactly as it will run once approved. */
     public RedriveSpec spec() {
-        return new RedriveSpec(filter, maxPerSecond, false, canary, maxRefailRate, note);
+        return new RedriveSpec(filter, maxPerSecond, false, canary, maxRefailRate, note, patch);
     }
 
     public boolean open() {
@@ -62,18 +65,19 @@ public record Proposal(String id, String dlq, String state, EntryFilter filter, 
             boolean complete) {
         return new Proposal(id, dlq, ProposalState.PROPOSED.wire, spec.filter(), spec.maxPerSecond(), spec.canary(),
                 spec.maxRefailRate(), spec.note() == null ? "" : spec.note(), by, null, null, matched, complete, until,
-                null, null, null, null, null);
+                null, null, null, null, null, spec.patch(), null);
     }
 
     /** This proposal as stored at {@code at} (Redis' clock), waiting for a decision until {@code expires}. */
     Proposal at(Instant at, Instant expires) {
         return new Proposal(id, dlq, state, filter, maxPerSecond, canary, maxRefailRate, note, proposedBy, at, expires,
-                matched, matchedComplete, until, decidedBy, decidedAt, decisionNote, task, parkedSince);
+                matched, matchedComplete, until, decidedBy, decidedAt, decisionNote, task, parkedSince, patch, preview);
     }
 
-    Proposal with(ParkedSince since) {
+    Proposal with(ParkedSince since, List<PatchPreview.Sample> samples) {
         return new Proposal(id, dlq, state, filter, maxPerSecond, canary, maxRefailRate, note, proposedBy, proposedAt,
-                expiresAt, matched, matchedComplete, until, decidedBy, decidedAt, decisionNote, task, since);
+                expiresAt, matched, matchedComplete, until, decidedBy, decidedAt, decisionNote, task, since, patch,
+                samples);
     }
 
     /**
@@ -96,6 +100,7 @@ public record Proposal(String id, String dlq, String state, EntryFilter filter, 
         hash.put("matched", Long.toString(matched));
         hash.put("matched-complete", Boolean.toString(matchedComplete));
         hash.put("until", until);
+        hash.put("patch", patch.stored());
         return hash;
     }
 
@@ -116,7 +121,8 @@ public record Proposal(String id, String dlq, String state, EntryFilter filter, 
                 Double.parseDouble(hash.get("max-refail-rate")), hash.getOrDefault("note", ""), hash.get("proposed-by"),
                 millis(hash.get("proposed-at")), expires, Long.parseLong(hash.get("matched")),
                 Boolean.parseBoolean(hash.get("matched-complete")), until, hash.get("decided-by"),
-                millis(hash.get("decided-at")), hash.get("decision-note"), hash.get("task"), null);
+                millis(hash.get("decided-at")), hash.get("decision-note"), hash.get("task"), null,
+                RedrivePatch.fromStored(hash.get("patch")), null);
     }
 
     private static Instant millis(String value) {

@@ -82,6 +82,9 @@ public class Proposals {
     @Inject
     RedisTime time;
 
+    @Inject
+    PatchPreview preview;
+
     /**
      * Stores a proposal of {@code spec} (never a dry run) with what it matches now; moves nothing.
      * Its scope is frozen: it covers what was parked until now (the stream's newest id, kept as its
@@ -158,7 +161,8 @@ public class Proposals {
             return proposal;
         }
         Matches since = count(dlq, proposal.filter(), proposal.until(), null);
-        return proposal.with(Proposal.ParkedSince.of(since.matched(), since.complete()));
+        return proposal.with(Proposal.ParkedSince.of(since.matched(), since.complete()),
+                preview.of(dlq, proposal.filter(), proposal.until(), proposal.patch()));
     }
 
     /** The proposal as stored, without counting what was parked since (a decision needs only its fields), or 404. */
@@ -228,7 +232,7 @@ public class Proposals {
         String taskNote = "proposal " + id + " by " + proposal.proposedBy()
                 + (proposal.note().isEmpty() ? "" : ": " + proposal.note());
         RedriveSpec spec = new RedriveSpec(proposal.filter(), proposal.maxPerSecond(), false, proposal.canary(),
-                proposal.maxRefailRate(), taskNote);
+                proposal.maxRefailRate(), taskNote, proposal.patch());
         RedriveTask task = RedriveTask.begun(taskId, dlq, store.json(proposal.filter()), spec, proposal.until(), actor,
                 store.now());
         ScriptReply reply = store.createApproved(task, RedisKeys.proposal(dlq, id), actor, FourEyes.key(actor), note(note));

@@ -8,9 +8,20 @@ import dev.redrive.deadletter.EntryFilter;
  * @param maxPerSecond  entries a second at most; 0 means no limit
  * @param canary        entries to move first and wait for; 0 means no canary
  * @param maxRefailRate the share of the canary's jobs that may be parked again before the task aborts
+ * @param patch         what each moved entry changes ({@link RedrivePatch#NONE}: it goes back as parked)
  */
 public record RedriveSpec(EntryFilter filter, int maxPerSecond, boolean dryRun, int canary, double maxRefailRate,
-        String note) {
+        String note, RedrivePatch patch) {
+
+    public RedriveSpec {
+        patch = patch == null ? RedrivePatch.NONE : patch;
+    }
+
+    /** A redrive without a patch. */
+    public RedriveSpec(EntryFilter filter, int maxPerSecond, boolean dryRun, int canary, double maxRefailRate,
+            String note) {
+        this(filter, maxPerSecond, dryRun, canary, maxRefailRate, note, RedrivePatch.NONE);
+    }
 
     Pace pace() {
         return new Pace(maxPerSecond);

@@ -17,11 +17,13 @@ import java.util.stream.Collectors;
  *               depends on it
  * @param until  the newest dead-letter id when the task began: jobs parked later are not its own
  * @param skipReason why entries were skipped when an origin can't be written (a key of another type); "" else
+ * @param patch  the patch each moved entry gets, as {@link RedrivePatch#stored} wrote it ("": none)
+ * @param skippedEntries the first entries a patch could not apply to, one "<id> <reason>" line each
  */
 public record RedriveTask(String id, String dlq, RedriveState state, String filter, int maxPerSecond, boolean dryRun,
         int canary, double maxRefailRate, String note, String until, long matched, long moved, long failed,
         long skipped, long canaryMoved, String detail, String skipReason, String createdBy, Instant createdAt,
-        Instant finishedAt) {
+        Instant finishedAt, String patch, String skippedEntries) {
 
     /** The task hash's fields, as the hash and the scripts spell them. */
     public enum Field {
@@ -35,6 +37,10 @@ public record RedriveTask(String id, String dlq, RedriveState state, String filt
         SKIP_REASON("skip-reason"),
         CANARY_MOVED("canary-moved"), DETAIL("detail"), CREATED_BY("created-by"),
         CREATED_AT("created-at"), FINISHED_AT("finished-at"),
+        /** The patch (lib/patch.lua reads it in every step). */
+        PATCH("patch"),
+        /** The first entries the patch could not apply to, "<id> <reason>" a line (redrive-step.lua). */
+        SKIPPED_ENTRIES("skipped-entries"),
         /** The runner holding the task (redrive-claim.lua). */
         OWNER("owner", true),
         /** Until when, epoch ms, the owner holds it; 0 gives it up at once. */
@@ -66,7 +72,7 @@ public record RedriveTask(String id, String dlq, RedriveState state, String filt
             Instant at) {
         return new RedriveTask(id, dlq, RedriveState.COUNTING, filterJson, spec.maxPerSecond(), spec.dryRun(),
                 spec.canary(), spec.maxRefailRate(), spec.note() == null ? "" : spec.note(),
-                until == null ? "0-0" : until, 0, 0, 0, 0, 0, null, "", actor, at, null);
+                until == null ? "0-0" : until, 0, 0, 0, 0, 0, null, "", actor, at, null, spec.patch().stored(), "");
     }
 
     /** The fields to write, every one that is set (a task begins without detail or finished-at). */
@@ -92,6 +98,7 @@ public record RedriveTask(String id, String dlq, RedriveState state, String filt
         put(hash, Field.CREATED_BY, createdBy);
         put(hash, Field.CREATED_AT, createdAt == null ? null : createdAt.toString());
         put(hash, Field.FINISHED_AT, finishedAt == null ? null : finishedAt.toString());
+        put(hash, Field.PATCH, patch == null || patch.isEmpty() ? null : patch);
         return hash;
     }
 
@@ -107,13 +114,15 @@ public record RedriveTask(String id, String dlq, RedriveState state, String filt
                 number(hash, Field.FAILED), number(hash, Field.SKIPPED), number(hash, Field.CANARY_MOVED),
                 hash.getOrDefault(Field.DETAIL.wire, ""), hash.getOrDefault(Field.SKIP_REASON.wire, ""),
                 hash.get(Field.CREATED_BY.wire),
-                instant(hash.get(Field.CREATED_AT.wire)), instant(hash.get(Field.FINISHED_AT.wire)));
+                instant(hash.get(Field.CREATED_AT.wire)), instant(hash.get(Field.FINISHED_AT.wire)),
+                hash.getOrDefault(Field.PATCH.wire, ""), hash.getOrDefault(Field.SKIPPED_ENTRIES.wire, ""));
     }
 
     /** The same task, moved to {@code to} (as the store wrote it). */
     RedriveTask in(RedriveState to) {
         return new RedriveTask(id, dlq, to, filter, maxPerSecond, dryRun, canary, maxRefailRate, note, until, matched,
-                moved, failed, skipped, canaryMoved, detail, skipReason, createdBy, createdAt, finishedAt);
+                moved, failed, skipped, canaryMoved, detail, skipReason, createdBy, createdAt, finishedAt, patch,
+                skippedEntries);
     }
 
     /** Who the task's moves are audited as. */

@@ -204,7 +204,7 @@ class RedriveTaskStore {
 
     RedriveSpec spec(RedriveTask task) {
         return new RedriveSpec(filter(task.filter(), "redrive " + task.id()), task.maxPerSecond(), task.dryRun(),
-                task.canary(), task.maxRefailRate(), task.note());
+                task.canary(), task.maxRefailRate(), task.note(), RedrivePatch.fromStored(task.patch()));
     }
 
     /** A filter as {@link #json} wrote it; {@code of} names whose it is, should it not read. */

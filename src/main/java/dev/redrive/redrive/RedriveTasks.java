@@ -51,6 +51,9 @@ public class RedriveTasks {
     @Inject
     RedriveConfig config;
 
+    @Inject
+    PatchPreview preview;
+
     /** What asking for a redrive did: started it, or (approval required) proposed it to another operator. */
     public sealed interface Requested {
     }
@@ -98,9 +101,12 @@ public class RedriveTasks {
         return status(dlq, id);
     }
 
+    /** The task as the API reports it; a dry run with a patch with its preview, as the entries stand now. */
     public RedriveStatus status(String dlq, String id) {
         deadLetters.requireKnown(dlq);
-        return RedriveStatus.of(store.get(dlq, id));
+        RedriveTask task = store.get(dlq, id);
+        RedriveSpec spec = store.spec(task);
+        return RedriveStatus.of(task, task.dryRun() ? preview.of(dlq, spec.filter(), task.until(), spec.patch()) : null);
     }
 
     /**

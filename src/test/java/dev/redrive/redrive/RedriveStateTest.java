@@ -142,13 +142,14 @@ class RedriveStateTest {
     @Test
     void aTaskReadsBackAsItWasWritten() {
         RedriveTask task = new RedriveTask("t", "{jobs}:dlq", RedriveState.RUNNING, "{}", 100, false, 5, 0.5, "why",
-                "9-0", 10, 4, 1, 2, 3, "", "skipped entries: {jobs} is a string, not a stream", "operator", java.time.Instant.parse("2026-01-01T00:00:00Z"), null);
+                "9-0", 10, 4, 1, 2, 3, "", "skipped entries: {jobs} is a string, not a stream", "operator", java.time.Instant.parse("2026-01-01T00:00:00Z"), null,
+                "{\"set\":[[\"model\",\"Yg==\"]],\"remove\":[],\"json\":[]}", "");
         assertEquals(task, RedriveTask.fromHash("{jobs}:dlq", "t", task.toHash()));
         assertTrue(RedriveTask.Field.wires().containsAll(task.toHash().keySet()));
-        RedriveStatus status = RedriveStatus.of(task);
+        RedriveStatus status = RedriveStatus.of(task, null);
         assertEquals(10 - 4 - 2, status.remaining());
-        assertEquals(-1, RedriveStatus.of(task.in(RedriveState.COUNTING)).matched());
-        assertEquals(0, RedriveStatus.of(task.in(RedriveState.CANCELLED)).remaining());
+        assertEquals(-1, RedriveStatus.of(task.in(RedriveState.COUNTING), null).matched());
+        assertEquals(0, RedriveStatus.of(task.in(RedriveState.CANCELLED), null).remaining());
     }
 
     private static Set<String> statesNamedIn(String script) {

@@ -14,7 +14,7 @@ import io.quarkus.test.junit.QuarkusTestProfile;
  * BigEntryTest; reserved: ReservedFieldsTest; shop, kiosk and deli: ConsoleBrowserTest,
  * ConsoleSafetyBrowserTest and ProposalBrowserTest; wait: WaitingProposalsTest; desk, till and amb:
  * the other console tests and AmbiguousRequestsTest; notes: ReplayNoteTest; pnote:
- * ProposalNoteTest; maudit: McpAuditTest; mask: MaskedFieldsTest; jwt and mcpjwt:
+ * ProposalNoteTest; maudit: McpAuditTest; mask: MaskedFieldsTest; patch: PatchedRedriveTest; jwt and mcpjwt:
  * JwtAuthTest and McpJwtTest, with tokens of {@link JwtIssuer}), so they share the service and its
  * Redis, and assert on their own streams.
  */
@@ -26,7 +26,8 @@ public class ApiProfile implements QuarkusTestProfile {
     public static final List<String> REDRIVE_TARGETS = List.of("{jobs}pace", "{jobs}fast", "{jobs}dry", "{jobs}canary",
             "{ctl}cancel", "{ctl}restart", "{ctl}overlap", "{ctl}stuck",
             "{pick}pick", "{pick}odd", "{pick}wrongtype", "{pick}beside",
-            "{props}proposed", "{props}approved", "{props}frozen", "{forge}back", "{agent}back", "{closed}pick", "{mcpjwt}parked");
+            "{props}proposed", "{props}approved", "{props}frozen", "{forge}back", "{agent}back", "{closed}pick", "{mcpjwt}parked",
+            "{patch}ai");
     /** The one origin besides its own whose pages this boot takes state changes from (redrive.allowed-origins). */
     public static final String ALLOWED_ORIGIN = "https://console.redrive.test";
     /** Snapshot fields the console masks in this boot. */
@@ -61,6 +62,7 @@ public class ApiProfile implements QuarkusTestProfile {
         c.queue("amb").handler("fixable").attempts(1).set("dlq", "amb-dead");
         c.queue("notes").handler("fixable").attempts(1).set("dlq", "notes-dead");
         c.queue("pnote").attempts(1).set("dlq", "pnote-dead");
+        c.queue("patch").attempts(1);
         return c.set("redrive.replay.allowed-streams",
                         String.join(",", Stream.concat(REDRIVE_TARGETS.stream(), GEN_ORIGINS.stream()).toList()))
                 .set("redrive.replay.automation-enabled", "true")

@@ -38,6 +38,22 @@ public final class DeadLetterSeed {
      * records as {@link DeadLetterSeed} writes them, added by one script (n may be thousands).
      */
     public static void parkMany(RedisDataSource redis, String dlq, String origin, int n) {
+        List<DeadLetterSeed> seeds = new ArrayList<>(n);
+        for (int i = 1; i <= n; i++) {
+            seeds.add(from(origin, i + "-0").with(RecordField.JOB, "bulk")
+                    .with(RecordField.ERROR_TYPE, "http-503").with(RecordField.REASON, "down")
+                    .with(RecordField.FINGERPRINT, "bbbbbbbbbbbb").with(RecordField.ATTEMPTS, "5")
+                    .with(RecordField.MAX_ATTEMPTS, "5").snapshot("n", Integer.toString(i))
+                    .snapshot("payload", "job " + i));
+        }
+        parkMany(redis, dlq, seeds);
+    }
+
+    /**
+     * Parks these records in order, with their counters (parked, failure kind, origin, cause), as
+     * dead-letter.lua would, in one script (thousands at once). Values travel as text.
+     */
+    public static void parkMany(RedisDataSource redis, String dlq, List<DeadLetterSeed> seeds) {
         List<String> args = new ArrayList<>();
         args.add("EVAL");
         args.add("local at = 1\n"
@@ -49,22 +65,23 @@ public final class DeadLetterSeed {
                 + "return 1");
         args.add("1");
         args.add(dlq);
-        for (int i = 1; i <= n; i++) {
-            List<String> record = from(origin, i + "-0").with(RecordField.JOB, "bulk")
-                    .with(RecordField.ERROR_TYPE, "http-503").with(RecordField.REASON, "down")
-                    .with(RecordField.FINGERPRINT, "bbbbbbbbbbbb").with(RecordField.ATTEMPTS, "5")
-                    .with(RecordField.MAX_ATTEMPTS, "5").snapshot("n", Integer.toString(i))
-                    .snapshot("payload", "job " + i).pairs();
+        Map<String, Long> counts = new LinkedHashMap<>();
+        for (DeadLetterSeed seed : seeds) {
+            List<String> record = seed.pairs();
             args.add(Integer.toString(record.size()));
             args.addAll(record);
+            counts.merge(StatsField.PARKED.kind(), 1L, Long::sum);
+            counts.merge(StatsField.FAILURE.field(seed.text(RecordField.FAILURE)), 1L, Long::sum);
+            counts.merge(StatsField.ORIGIN.field(seed.text(RecordField.ORIGIN_STREAM)), 1L, Long::sum);
+            counts.merge(StatsField.FINGERPRINT.field(seed.text(RecordField.FINGERPRINT)), 1L, Long::sum);
         }
         redis.execute(args.get(0), args.subList(1, args.size()).toArray(String[]::new));
-        String stats = RedisKeys.deadLetterStats(dlq);
         var counters = redis.hash(String.class, String.class, Long.class);
-        counters.hincrby(stats, StatsField.PARKED.kind(), n);
-        counters.hincrby(stats, StatsField.FAILURE.field("exhausted"), n);
-        counters.hincrby(stats, StatsField.ORIGIN.field(origin), n);
-        counters.hincrby(stats, StatsField.FINGERPRINT.field("bbbbbbbbbbbb"), n);
+        counts.forEach((field, n) -> counters.hincrby(RedisKeys.deadLetterStats(dlq), field, n));
+    }
+
+    private String text(RecordField field) {
+        return new String(fields.get(field.wireName()), StandardCharsets.UTF_8);
     }
 
     /** A job of {@code originStream} parked after its last attempt failed, with no snapshot yet. */

@@ -28,7 +28,7 @@ import dev.redrive.api.DeadLetterResource;
 import dev.redrive.api.ProblemException;
 import dev.redrive.api.ProposalResource;
 import dev.redrive.api.ReadPermits;
-import dev.redrive.api.RedriveBody;
+import dev.redrive.api.JsonBodies;
 import dev.redrive.api.Roles;
 import dev.redrive.deadletter.DeadLetterReader;
 import dev.redrive.redrive.Proposal;
@@ -88,6 +88,9 @@ public class AgentTools {
     @Inject
     ObjectMapper mapper;
 
+    @Inject
+    JsonBodies bodies;
+
     List<SyncToolSpecification> specifications() {
         return tools().stream().map(t -> new SyncToolSpecification(McpSchema.Tool.builder().name(t.name())
                 .description(t.description()).inputSchema(t.schema())
@@ -117,7 +120,7 @@ public class AgentTools {
                 new Tool("count_matches", "How many parked jobs a filter selects now (a dry run that moves nothing); "
                         + "complete is false when the count stopped at redrive.proposals.count-limit.",
                         object(List.of("dlq"), "dlq", DLQ, "filter", FILTER), true, ANY,
-                        args -> proposals.count(dlq(args), RedriveBody.spec(filterOnly(args), false).filter())),
+                        args -> proposals.count(dlq(args), bodies.redrive(filterOnly(args), false).filter())),
                 new Tool("get_proposal", "One proposed redrive: its state (proposed, approved, rejected, expired), "
                         + "until (it moves only entries parked up to that id), parkedSince (matching entries parked "
                         + "after it, not in it), who decided, and the task an approval started.",
@@ -181,7 +184,7 @@ public class AgentTools {
     private RedriveSpec spec(JsonNode args) {
         ObjectNode body = args.deepCopy();
         body.remove("dlq");
-        return RedriveBody.spec(body, false);
+        return bodies.redrive(body, false);
     }
 
     private static JsonNode filterOnly(JsonNode args) {

@@ -61,6 +61,24 @@ final class ToolSchemas {
                 "maxPerSecond", integer("Entries a second at most; 0 means no limit. Defaults to 100", 0, 1_000_000),
                 "canary", integer("Entries to move first and wait for. Defaults to 0", 0, 10_000),
                 "maxRefailRate", number("Share of the canary that may fail again before the task aborts. Defaults to 0.5"),
-                "note", string("Why: shown to the operator who approves it, and audited"));
+                "note", string("Why: shown to the operator who approves it, and audited"),
+                "patch", PATCH);
     }
+
+    /** A bulk redrive's patch (api/PatchBody reads it): each moved entry changes as it says. */
+    static final Map<String, Object> PATCH = Map.of("type", "object", "additionalProperties", false, "minProperties", 1,
+            "description", "What each moved entry changes (README, \"Patching a cause\"); get_proposal shows a "
+                    + "preview of it on the first entries, before and after",
+            "properties", Map.of(
+                    "set", Map.of("type", "object", "description", "Field name to its new value: a string, or "
+                            + "{\"base64\": \"...\"} for bytes", "additionalProperties",
+                            Map.of("oneOf", List.of(Map.of("type", "string"), Map.of("type", "object",
+                                    "required", List.of("base64"), "additionalProperties", false, "properties",
+                                    Map.of("base64", Map.of("type", "string")))))),
+                    "remove", Map.of("type", "array", "items", Map.of("type", "string"), "uniqueItems", true,
+                            "description", "Field names to remove"),
+                    "json", Map.of("type", "object", "description", "Field name to a JSON Merge Patch (RFC 7396) for "
+                            + "a field holding a JSON object; members it does not name keep their exact text; an entry "
+                            + "whose field is missing or not a JSON object is skipped, with its reason",
+                            "additionalProperties", Map.of("type", "object"))));
 }
