@@ -1,4 +1,4 @@
-#!lua
+#!lua flags=no-writes
 -- uses lib/record.lua
 -- uses lib/filter.lua
 -- uses lib/snapshot.lua

@@ -3,7 +3,7 @@
 -- uses lib/filter.lua
 -- uses lib/task.lua
 -- uses lib/replay-entry.lua
--- uses lib/patch.lua
+-- uses lib/patch-moves.lua
 -- redrive-step.lua: move the next page of a redrive's matching dead letters back to their origins.
 --
 -- A redrive runs here page by page: its entries never travel to the service and back, and its
@@ -16,12 +16,7 @@
 -- dead-letter id, new id, origin id, origin stream. Matching entries it can't move (origin not
 -- writable here, no snapshot, unreadable) count as skipped; an origin of another type than a stream is
 -- named in the task's skip-reason.
--- A task with a patch (lib/patch.lua, the task's `patch` field) patches each entry's snapshot in
--- the step that moves it, so no entry is moved unpatched or patched twice; an entry the patch
--- can't apply to is skipped, its id and reason listed in the task's skipped-entries (the first
--- SKIPS_LISTED). Each patched move gets its own audit record (action redrive-patch) holding the
--- original values of the patched fields, so the job as it was parked stays findable from the new
--- entry (its replay-of names the dead letter), and the step's record names the patched fields.
+-- A task's patch (lib/patch-moves.lua) changes each entry in the step that moves it, never twice.
 -- Moved dead letters are deleted in the same step; those that open the stream (a bulk replay of
 -- everything moves nothing else) go with one XTRIM MINID instead of an XDEL each.
 --
@@ -52,7 +47,6 @@
 
 local dlq, task, canaryList = KEYS[1], KEYS[4], KEYS[5]
 local filter, owner, budget, limit = filterAt(1), ARGV[9], tonumber(ARGV[14]), tonumber(ARGV[15])
-local SKIPS_LISTED = 100
 
 local held, state = holds(task, owner, { canary = true, running = true })
 if not held then
@@ -78,24 +72,6 @@ local traces = {}
 local refusal = replayRefusal(how, {}, { { task, 'hash' }, { canaryList, 'list' } })
 if refusal then
   return redis.error_reply('redrive-step.lua: nothing moved: ' .. refusal)
-end
-
--- One audit record per patched move: the original values of the patched fields it had.
-local function auditPatch(id, newId, old)
-  local args = { how.audit, '*', 'action', 'redrive-patch', 'actor', how.actor, 'at', how.at, 'dlq', dlq, 'dlq-id', id,
-    'new-id', newId, 'task', how.task, 'patched', table.concat(patch.names, ',') }
-  local wanted = {}
-  for _, name in ipairs(patch.names) do
-    wanted[name] = true
-  end
-  for j = 1, #old, 2 do
-    if wanted[old[j]] then
-      args[#args + 1] = 'f:' .. old[j]
-      args[#args + 1] = old[j + 1]
-      wanted[old[j]] = false
-    end
-  end
-  redis.call('XADD', unpack(args))
 end
 
 local moved, skipped, cursor, skipReason = 0, 0, nil, nil
@@ -131,20 +107,15 @@ for e = 1, #page do
     local origin = record['origin-stream']
     local old = writable[origin] and not unwritable[origin] and record['snapshot'] ~= 'missing'
       and snapshotFields(entry[2], record, snapshot)
-    local patchedFields, why = old, nil
-    if old and patch then
-      patchedFields, why = patchFields(old, patch)
-    end
+    local patchedFields, why = movedFields(old, patch)
     if not patchedFields then
       skipped = skipped + 1
       skipReason = why or unwritable[origin] or skipReason
-      if why then
-        skipLines[#skipLines + 1] = entry[1] .. ' ' .. why
-      end
+      skipLines[#skipLines + 1] = why and entry[1] .. ' ' .. why or nil
     else
       local newId = replayEntry(entry[1], patchedFields, record, origin, how)
       if patch then
-        auditPatch(entry[1], newId, old)
+        auditPatch(how, patch, entry[1], newId, old)
       end
       moved = moved + 1
       if opening == e - 1 then
@@ -164,10 +135,7 @@ if moved > 0 then
   local record = { how.audit, '*', 'action', 'redrive-moves', 'actor', how.actor, 'at', how.at, 'note', how.note,
     'dlq', dlq, 'task', how.task, 'count', moved, 'moves', table.concat(how.moves, '\n'),
     'trace-id', string.sub(how.traceparent, 4, 35) }
-  if patch then
-    record[#record + 1] = 'patched'
-    record[#record + 1] = table.concat(patch.names, ',')
-  end
+  notePatched(record, patch)
   redis.call('XADD', unpack(record))
 end
 if cursor then
@@ -185,13 +153,6 @@ end
 if skipReason then
   redis.call('HSET', task, 'skip-reason', 'skipped entries: ' .. skipReason)
 end
-if #skipLines > 0 then
-  local listed = redis.call('HGET', task, 'skipped-entries') or ''
-  local _, count = string.gsub(listed, '\n', '')
-  for i = 1, math.min(#skipLines, SKIPS_LISTED - count) do
-    listed = listed .. skipLines[i] .. '\n'
-  end
-  redis.call('HSET', task, 'skipped-entries', listed)
-end
+listSkips(task, skipLines)
 local done = (canary and moved >= canaryLeft) or (examined == #page and #page < budget)
 return { 'ok', done and 1 or 0, moved, traces }
