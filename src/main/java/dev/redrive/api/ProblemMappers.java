@@ -43,6 +43,7 @@ public class ProblemMappers {
             case BAD_REASON -> Problem.of(400, "bad-request", "Bad request", e.getMessage());
             case WRONG_TYPE -> Problem.of(409, "wrong-key-type", "A key holds another type of value", e.getMessage());
             case NO_TASK -> Problem.of(404, "no-such-redrive", "No such redrive", e.getMessage());
+            case NOT_A_DRY_RUN -> Problem.of(409, "not-a-dry-run", "Not a dry run", e.getMessage());
             case TASK_FINISHED -> Problem.of(409, "redrive-finished", "Redrive already finished", e.getMessage());
             case REDRIVE_RUNNING -> Problem.of(409, "redrive-running", "Another redrive of this stream runs", e.getMessage());
             case NOT_REPLICATED -> Problem.of(503, "not-replicated", "Written, but not confirmed by enough replicas",

@@ -74,10 +74,11 @@ public class ProposalPages {
      * @param causeUrl        the cause the proposal targets on the Causes page, or null when its filter names none
      * @param causeEntriesUrl that cause's entries, or null
      * @param decideBlocked   why this user's Approve and Reject are disabled, or null when they are not
+     * @param patch           the patch and, while it waits, its preview
      */
     public record View(Proposal p, List<String> filter, List<Sample> samples, String url,
             String causesUrl, String listUrl, String taskUrl, String causeUrl, String causeEntriesUrl,
-            String decideBlocked) {
+            String decideBlocked, PatchView patch) {
     }
 
     public record Sample(String id, String url, String reason) {
@@ -109,7 +110,8 @@ public class ProposalPages {
                 ConsoleUrls.proposal(dlq, p.id()), ConsoleUrls.causes(dlq), ConsoleUrls.proposals(dlq),
                 p.task() == null ? null : ConsoleUrls.redrive(dlq, p.task()),
                 fingerprint == null ? null : ConsoleUrls.cause(dlq, fingerprint),
-                fingerprint == null ? null : ConsoleUrls.causeEntries(dlq, fingerprint), blocked));
+                fingerprint == null ? null : ConsoleUrls.causeEntries(dlq, fingerprint), blocked,
+                PatchView.of(dlq, p.patch(), p.preview())));
     }
 
     @POST

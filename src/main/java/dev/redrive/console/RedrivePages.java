@@ -61,14 +61,14 @@ public class RedrivePages {
     /**
      * @param verdict what the canary found, in words, or null while there is none
      */
-    public record View(RedriveStatus task, String url, String liveUrl, String cancelUrl, String causesUrl,
-            boolean finished, String verdict, long refreshMillis) {
+    public record View(RedriveStatus task, String url, String liveUrl, String cancelUrl, String confirmUrl,
+            String causesUrl, boolean finished, String verdict, long refreshMillis, PatchView patch) {
 
         static View of(RedriveStatus s, long refreshMillis) {
             String url = ConsoleUrls.redrive(s.dlq(), s.id());
-            return new View(s, url, url + "/live", url + "/cancel", ConsoleUrls.causes(s.dlq()),
+            return new View(s, url, url + "/live", url + "/cancel", url + "/confirm", ConsoleUrls.causes(s.dlq()),
                     s.finishedAt() != null || Set.of("completed", "cancelled", "aborted").contains(s.state()),
-                    verdict(s), Math.max(500, refreshMillis / 5));
+                    verdict(s), Math.max(500, refreshMillis / 5), PatchView.of(s.dlq(), s.patch(), s.preview()));
         }
 
         private static String verdict(RedriveStatus s) {
@@ -98,7 +98,11 @@ public class RedrivePages {
         everythingOnlyIfAsked(filter, all);
         RedriveSpec spec = RedriveSpecs.of(selection, number("maxPerSecond", maxPerSecond), dryRun(dryRun),
                 number("canary", canary), rate(maxRefailRate), note == null || note.isBlank() ? null : note.trim(), bodies.patch(patch));
-        RedriveTasks.Requested done = redrives.request(dlq, spec, callers.name());
+        return started(dlq, redrives.request(dlq, spec, callers.name()));
+    }
+
+    /** Where a request for a redrive leads: its task's page, or the proposal's when it was proposed. */
+    private static Response started(String dlq, RedriveTasks.Requested done) {
         if (done instanceof RedriveTasks.Proposed p) {
             return Response.seeOther(URI.create(ConsoleUrls.proposal(dlq, p.proposal().id()))).build();
         }
@@ -119,6 +123,18 @@ public class RedrivePages {
         Requests.onlyParams(uri, Set.of());
         return ConsoleTemplates.redrive$live(Me.of(callers), View.of(redrives.status(dlq, taskId(task)),
                 settings.refreshMillis()));
+    }
+
+    /**
+     * Starts, for real, the redrive a dry run counted and previewed: its filter, pace, canary and
+     * patch, as any start (proposed instead when approval is required).
+     */
+    @POST
+    @Path("{task}/confirm")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @RolesAllowed(Roles.OPERATOR)
+    public Response confirm(@PathParam("dlq") String dlq, @PathParam("task") String task) {
+        return started(dlq, redrives.request(dlq, redrives.confirmed(dlq, taskId(task)), callers.name()));
     }
 
     @POST

@@ -31,6 +31,8 @@ public class DeadLetterException extends RuntimeException {
         WRONG_TYPE,
         /** No such redrive task. */
         NO_TASK,
+        /** A redrive was to be started from a task that is not a dry run (the console's confirm). */
+        NOT_A_DRY_RUN,
         /** The redrive task is already finished. */
         TASK_FINISHED,
         /** Another redrive of the same dead-letter stream is unfinished. */

@@ -101,6 +101,22 @@ public class RedriveTasks {
         return status(dlq, id);
     }
 
+    /**
+     * The redrive a dry run counted, to start for real: its filter, pace, canary, refail rate, note
+     * and patch; 409 (not-a-dry-run) when the task is a redrive itself.
+     */
+    public RedriveSpec confirmed(String dlq, String id) {
+        deadLetters.requireKnown(dlq);
+        RedriveTask task = store.get(dlq, id);
+        if (!task.dryRun()) {
+            throw new DeadLetterException(DeadLetterException.Reason.NOT_A_DRY_RUN, "redrive " + id + " is not a dry run: "
+                    + "only a dry run's redrive is started from it");
+        }
+        RedriveSpec counted = store.spec(task);
+        return new RedriveSpec(counted.filter(), counted.maxPerSecond(), false, counted.canary(), counted.maxRefailRate(),
+                counted.note(), counted.patch());
+    }
+
     /** The task as the API reports it; a dry run with a patch with its preview, as the entries stand now. */
     public RedriveStatus status(String dlq, String id) {
         deadLetters.requireKnown(dlq);

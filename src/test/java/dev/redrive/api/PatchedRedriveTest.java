@@ -3,12 +3,14 @@ package dev.redrive.api;
 import static dev.redrive.testing.Api.as;
 import static dev.redrive.testing.Api.problem;
 import static dev.redrive.testing.Streams.text;
+import static dev.redrive.testing.PatchSeed.INPUT;
+import static dev.redrive.testing.PatchSeed.PATCH;
+import static dev.redrive.testing.PatchSeed.PATCHED_INPUT;
 import static org.hamcrest.Matchers.containsString;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,13 +22,12 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import dev.redrive.deadletter.RecordField;
 import dev.redrive.redrive.RedriveRunner;
 import dev.redrive.redrive.RunnerLifecycle;
 import dev.redrive.testing.ApiProfile;
 import dev.redrive.testing.Await;
-import dev.redrive.testing.DeadLetterSeed;
 import dev.redrive.testing.Own;
+import dev.redrive.testing.PatchSeed;
 import dev.redrive.testing.Redrives;
 import dev.redrive.testing.TestQueue;
 import io.quarkus.redis.datasource.stream.StreamMessage;
@@ -48,16 +49,6 @@ class PatchedRedriveTest {
 
     static final String ORIGIN = "{patch}ai";
 
-    /** An AI job's input: a 2^63-1 integer, escaped unicode and quotes, a nested object, irregular spacing. */
-    static final String INPUT = "{\"model\": \"old\", \"big\": 9223372036854775807, \"text\": \"caf\\u00e9 \\\"q\\\"\","
-            + " \"nested\": {\"keep\": 1.10, \"drop\": true}, \"list\": [1, 2]}";
-    /** RFC 7396 on that text: what the patch names changes, every other byte stays. */
-    static final String PATCHED_INPUT = "{\"model\": \"new\", \"big\": 9223372036854775807, \"text\": \"caf\\u00e9 "
-            + "\\\"q\\\"\", \"nested\": {\"keep\": 1.10,\"add\":{\"deep\":1}}, \"list\": [1, 2],\"extra\":[1]}";
-    static final String PATCH = "{\"set\": {\"model\": \"gpt-new\", \"added\": \"yes\"}, \"remove\": [\"legacy\"], "
-            + "\"json\": {\"input\": {\"model\": \"new\", \"nested\": {\"drop\": null, \"add\": {\"deep\": 1}}, "
-            + "\"extra\": [1]}}}";
-
     @Inject
     @Own("patch")
     TestQueue queue;
@@ -72,19 +63,8 @@ class PatchedRedriveTest {
         redrives = new Redrives(queue);
     }
 
-    /** Parks n jobs of ORIGIN, job {@code job}: every 50th has an input that is not JSON, every 50th (+1) none. */
     List<String> park(String job, int n) {
-        List<DeadLetterSeed> seeds = new ArrayList<>();
-        for (int i = 1; i <= n; i++) {
-            DeadLetterSeed seed = DeadLetterSeed.from(ORIGIN, i + "-0").with(RecordField.JOB, job)
-                    .snapshot("n", Integer.toString(i)).snapshot("model", "gpt-old").snapshot("legacy", "x");
-            if (i % 50 != 1) {
-                seed.snapshot("input", i % 50 == 0 ? "not json {" : INPUT);
-            }
-            seeds.add(seed.snapshot("tail", "t" + i));
-        }
-        DeadLetterSeed.parkMany(queue.redis(), queue.dlq(), seeds);
-        return redrives.listed("job=" + job);
+        return PatchSeed.park(queue, ORIGIN, job, n);
     }
 
     /** What a moved job must hold: the patched fields, every other field as parked, redrive's own after them. */
