@@ -66,12 +66,13 @@ public class ProposalResource {
     @RolesAllowed({ Roles.OPERATOR, Roles.AUTOMATION })
     @Operation(summary = "Propose a bulk redrive",
             description = "Body: a redrive's ({\"filter\": {...}, \"maxPerSecond\": 100, \"canary\": 0, "
-                    + "\"maxRefailRate\": 0.5, \"note\": \"why\"}; no dryRun). Nothing moves: the answer is the proposal, "
+                    + "\"maxRefailRate\": 0.5, \"note\": \"why\", \"patch\": {...}}; no dryRun). Nothing moves: the answer is the proposal, "
                     + "state \"proposed\", with until (the stream's newest entry id now: the proposal covers what was "
                     + "parked until it, never what is parked later), matched (the entries the filter selects through until, "
                     + "counted through at most redrive.proposals.count-limit entries; matchedComplete false when it "
                     + "stopped there) and expiresAt (after redrive.proposals.ttl, on Redis' clock). Another dlq-operator "
-                    + "approves it.")
+                    + "approves it. A proposal with a patch keeps it and, while it waits, shows its preview (its first "
+                    + "5 entries before and after), so the approver approves what will be written.")
     @APIResponse(responseCode = "201", description = "Proposed; the Location is the proposal")
     @APIResponse(responseCode = "409", description = "A key the proposal is written to holds another type of value "
             + "(wrong-key-type; nothing written)")

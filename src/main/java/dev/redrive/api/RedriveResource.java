@@ -46,7 +46,11 @@ public class RedriveResource {
     @RolesAllowed(Roles.OPERATOR)
     @Operation(summary = "Start a bulk redrive",
             description = "Body: {\"filter\": {origin, job, failure, fingerprint, deadFrom, deadTo, ids}, \"maxPerSecond\": "
-                    + "100, \"dryRun\": false, \"canary\": 0, \"maxRefailRate\": 0.5, \"note\": \"why\"}. Moves the entries "
+                    + "100, \"dryRun\": false, \"canary\": 0, \"maxRefailRate\": 0.5, \"note\": \"why\", \"patch\": {\"set\": "
+                    + "{name: value}, \"remove\": [name], \"json\": {field: merge patch}}}. A patch changes each entry in "
+                    + "the step that moves it (RFC 7396 merge patches on the field's text: untouched bytes stay); an entry "
+                    + "it can't apply to stays parked, listed in skippedEntries with its reason; a dry run with a patch "
+                    + "answers preview, its first 5 entries before and after (docs/API.md, Patch). Moves the entries "
                     + "that match and were parked before the request, oldest first, each with the atomic replay "
                     + "(so no entry moves twice, even across a restart, which resumes the task from its cursor). With "
                     + "a canary, moves the first `canary` entries, waits until their jobs are done or parked again, and "

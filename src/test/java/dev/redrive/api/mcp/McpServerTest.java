@@ -116,12 +116,17 @@ class McpServerTest {
             assertTrue(count.get("complete").asBoolean());
 
             JsonNode proposal = ok(call(client, "propose_redrive", Map.of("dlq", agent.dlq(), "filter", Map.of("origin", ORIGIN),
-                    "canary", 1, "note", "agent: provider is back")));
+                    "canary", 1, "note", "agent: provider is back", "patch", Map.of("set", Map.of("kind", "ok"),
+                            "json", Map.of("meta", Map.of("region", "eu"))))));
             assertEquals("proposed", proposal.get("state").asText());
+            assertEquals("eu", proposal.at("/patch/json/meta/region").asText(), proposal.toString());
             assertEquals(3, proposal.get("matched").asLong());
             assertTrue(proposal.get("console").asText().endsWith("/proposals/" + proposal.get("id").asText()));
             JsonNode read = ok(call(client, "get_proposal", Map.of("dlq", agent.dlq(), "id", proposal.get("id").asText())));
             assertEquals("automation", read.get("proposedBy").asText());
+            assertEquals("ok", read.at("/patch/set/kind").asText());
+            assertEquals(3, read.get("preview").size(), "the approver's preview: " + read);
+            assertEquals("patch: field 'meta' is missing", read.at("/preview/0/skipped").asText());
             assertEquals(0, agent.streams().all(ORIGIN).size(), "a proposal moves nothing");
 
             // an agent may not redrive by default: it is told to propose
