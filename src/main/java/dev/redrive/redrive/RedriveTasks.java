@@ -95,8 +95,8 @@ public class RedriveTasks {
         String id = UUID.randomUUID().toString();
         String until = wait.on(deadLetters.newestId(dlq));
         store.create(RedriveTask.begun(id, dlq, store.json(spec.filter()), spec, until, actor, store.now()));
-        LOG.infof("%s started redrive %s of %s (dry run %s, %d/s, canary %d)", LogText.of(actor), id, dlq, spec.dryRun(),
-                spec.maxPerSecond(), spec.canary());
+        LOG.infof("%s started redrive %s of %s (dry run %s, %d/s, canary %d, patched fields %s)", LogText.of(actor), id,
+                dlq, spec.dryRun(), spec.maxPerSecond(), spec.canary(), LogText.of(String.join(",", spec.patch().names())));
         runner.launch(dlq, id);
         return status(dlq, id);
     }
