@@ -10,6 +10,20 @@ local MAX_DEPTH = 64
 
 local scanValue
 
+-- What follows an object's member or an array's element ending before `stop`: the index after the
+-- container and true when `close` ends it, the index after the comma and false when another item
+-- follows, nil when anything else does.
+local function afterItem(s, stop, close)
+  local after = skipSpace(s, stop)
+  local c = string.sub(s, after, after)
+  if c == close then
+    return after + 1, true
+  elseif c == ',' then
+    return after + 1, false
+  end
+  return nil
+end
+
 -- Reads the members of the object opening at i; returns the index after it, or nil when it is not
 -- one. `members`, when given, gets each member's decoded name, raw name, and where its text starts
 -- (after the comma or brace before it, so its leading whitespace stays with it), where its value
@@ -41,15 +55,12 @@ local function scanObject(s, i, depth, members)
       local raw = string.sub(s, j + 1, nameEnd - 2)
       members[#members + 1] = { name = decodeString(raw), raw = raw, from = from, value = value, stop = stop }
     end
-    local after = skipSpace(s, stop)
-    local c = string.sub(s, after, after)
-    if c == '}' then
-      return after + 1
-    elseif c ~= ',' then
-      return nil
+    local at, closed = afterItem(s, stop, '}')
+    if not at or closed then
+      return at
     end
-    from = after + 1
-    j = skipSpace(s, after + 1)
+    from = at
+    j = skipSpace(s, at)
   end
 end
 
@@ -66,14 +77,11 @@ local function scanArray(s, i, depth)
     if not stop then
       return nil
     end
-    local after = skipSpace(s, stop)
-    local c = string.sub(s, after, after)
-    if c == ']' then
-      return after + 1
-    elseif c ~= ',' then
-      return nil
+    local at, closed = afterItem(s, stop, ']')
+    if not at or closed then
+      return at
     end
-    j = skipSpace(s, after + 1)
+    j = skipSpace(s, at)
   end
 end
 

@@ -73,8 +73,8 @@ class TaskDriver {
         if (task.state() == RedriveState.RUNNING && steps.move(task, spec, lease, stop)
                 && store.finish(task, RedriveState.COMPLETED, "")) {
             RedriveTask done = store.get(dlq, id);
-            LOG.infof("redrive %s of %s completed: %d moved, %d skipped (origin not writable, or no snapshot)", id, dlq,
-                    done.moved(), done.skipped());
+            LOG.infof("redrive %s of %s completed: %d moved, %d skipped (origin not writable, no snapshot, or a patch "
+                    + "that did not apply: see its skipReason and skippedEntries)", id, dlq, done.moved(), done.skipped());
         }
     }
 
