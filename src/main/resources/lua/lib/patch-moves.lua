@@ -2,7 +2,8 @@
 -- lib/patch-moves.lua: what redrive-step.lua writes for a patched redrive besides the moves.
 --
 -- Each patched move gets its own audit record (action redrive-patch) holding the original value of
--- every patched field the entry had, so the job as it was parked stays findable from the new entry
+-- every patched field the entry had, as record:f:<name> (the discard record's names, which every
+-- audit view masks for redrive.console.redact-fields, api/RedactedFields), so the job as it was parked stays findable from the new entry
 -- (its replay-of names the dead letter, the record names both). Entries the patch could not apply
 -- to are listed in the task's skipped-entries, "<id> <reason>" a line, the first SKIPS_LISTED only,
 -- so the task hash stays small however many are skipped.
@@ -36,7 +37,7 @@ local function auditPatch(how, patch, id, newId, old)
   end
   for j = 1, #old, 2 do
     if wanted[old[j]] then
-      args[#args + 1] = 'f:' .. old[j]
+      args[#args + 1] = 'record:f:' .. old[j]
       args[#args + 1] = old[j + 1]
       wanted[old[j]] = false
     end

@@ -7,6 +7,8 @@ import static dev.redrive.testing.PatchSeed.INPUT;
 import static dev.redrive.testing.PatchSeed.PATCH;
 import static dev.redrive.testing.PatchSeed.PATCHED_INPUT;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -22,10 +24,12 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.redrive.deadletter.RecordField;
 import dev.redrive.redrive.RedriveRunner;
 import dev.redrive.redrive.RunnerLifecycle;
 import dev.redrive.testing.ApiProfile;
 import dev.redrive.testing.Await;
+import dev.redrive.testing.DeadLetterSeed;
 import dev.redrive.testing.Own;
 import dev.redrive.testing.PatchSeed;
 import dev.redrive.testing.Redrives;
@@ -132,10 +136,10 @@ class PatchedRedriveTest {
         StreamMessage<String, String, byte[]> first = patches.get(0);
         assertEquals(parked.get(1), text(first.payload().get("dlq-id")));
         assertEquals("model,added,legacy,input", text(first.payload().get("patched")));
-        assertEquals("gpt-old", text(first.payload().get("f:model")));
-        assertEquals("x", text(first.payload().get("f:legacy")));
-        assertEquals(INPUT, text(first.payload().get("f:input")));
-        assertNull(first.payload().get("f:added"), "a field the job did not have has no original");
+        assertEquals("gpt-old", text(first.payload().get("record:f:model")));
+        assertEquals("x", text(first.payload().get("record:f:legacy")));
+        assertEquals(INPUT, text(first.payload().get("record:f:input")));
+        assertNull(first.payload().get("record:f:added"), "a field the job did not have has no original");
         redrives.movesAudited(done.getString("id"))
                 .forEach(m -> assertEquals("model,added,legacy,input", text(m.payload().get("patched"))));
     }
@@ -154,6 +158,20 @@ class PatchedRedriveTest {
         JsonPath done = redrives.status(task);
         Set<String> skippedIds = new HashSet<>(done.getList("skippedEntries.id", String.class));
         assertPatched("resume", 1000, skippedIds, parked);
+    }
+
+    @Test
+    void theOriginalOfAMaskedFieldStaysMaskedInTheAuditTrail() {
+        String id = DeadLetterSeed.from(ORIGIN, "1-0").with(RecordField.JOB, "masked").snapshot("token", "s3cret")
+                .snapshot("order", "8").park(queue.redis(), queue.dlq());
+        redrives.completed("{\"filter\": {\"job\": \"masked\"}, \"maxPerSecond\": 0, \"patch\": "
+                + "{\"set\": {\"token\": \"rotated\", \"order\": \"9\"}}}");
+        String patched = "items.find { it.fields.action == 'redrive-patch' && it.fields['dlq-id'] == '" + id + "' }.fields";
+        for (String user : List.of("viewer", "operator")) {
+            as(user).get(queue.dlqPath() + "/audit?count=100").then().statusCode(200)
+                    .body(patched + "['record:f:token']", startsWith("(masked"))
+                    .body(patched + "['record:f:order']", equalTo("8"));
+        }
     }
 
     @Test
