@@ -162,6 +162,29 @@ def main():
         if moved != n or int(r.call('XLEN', dlq)) != 0:
             sys.exit('redrive-step.lua moved %d of %d' % (moved, n))
         print('redrive-step.lua: %d entries in pages of 200: %s' % (n, per(out + '.2', n, 'moved entry')))
+        # transfer.lua as an immediate retry asks it (the next attempt counted, to the same
+        # consumer), on the failure path's batch sizes: one job, and a turn's worth.
+        xfer = r.call('SCRIPT', 'LOAD', assembled('transfer.lua', set())).decode()
+        r.call('XGROUP', 'CREATE', 'xfer', 'redrive', '0', 'MKSTREAM')
+        r.call('EVAL', "for i = 1, tonumber(ARGV[1]) do redis.call('XADD', KEYS[1], '*', 'payload', "
+               "'{\"job\":' .. i .. '}') end", 1, 'xfer', n)
+        xids = []
+        while len(xids) < n:
+            xids += [e[0].decode() for e in r.call('XREADGROUP', 'GROUP', 'redrive', 'w1', 'COUNT', 1000,
+                                                   'STREAMS', 'xfer', '>')[0][1]]
+        dump = 3
+        for size in (1, 50):
+            subprocess.run(['callgrind_control', '-z', str(server.pid)], capture_output=True, check=True)
+            for c in range(0, n, size):
+                args = ['EVALSHA', xfer, 2, 'xfer', '{xfer}:not-before', 'redrive', 'w1', 2]
+                for id in xids[c:c + size]:
+                    args += [id, -1]
+                if r.call(*args) != []:
+                    sys.exit('transfer.lua answered trimmed entries')
+            subprocess.run(['callgrind_control', '-d', 'transfer%d' % size, str(server.pid)], capture_output=True,
+                           check=True)
+            print('transfer.lua: %d ids in calls of %d: %s' % (n, size, per(out + '.%d' % dump, n, 'id')))
+            dump += 1
     finally:
         try:
             Redis(port).call('SHUTDOWN', 'NOSAVE')

@@ -14,12 +14,17 @@
 -- never moved unpatched.
 
 local B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
-local b64Value = {}
-for i = 1, 64 do
-  b64Value[string.byte(B64, i)] = i - 1
-end
+-- Each character's value, made on the first decode: every call of a script runs this file's top
+-- level, and building the table there cost ~90k instructions per redrive step, patch or not.
+local b64Value
 
 local function base64Decode(text)
+  if not b64Value then
+    b64Value = {}
+    for i = 1, 64 do
+      b64Value[string.byte(B64, i)] = i - 1
+    end
+  end
   local out, bits, count = {}, 0, 0
   for i = 1, #text do
     local v = b64Value[string.byte(text, i)]
