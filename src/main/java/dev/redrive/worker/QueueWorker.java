@@ -4,10 +4,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 
 import dev.redrive.config.QueueSpec;
 import dev.redrive.deadletter.DeadLetterWriter;
+import dev.redrive.deadletter.Outage;
 import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
 import dev.redrive.redis.BlockingReader;
@@ -55,6 +57,7 @@ final class QueueWorker implements OutcomeListener {
     private final Function<Job, AttemptTrace> traces;
     private final RetryScheduler retries;
     private final StallReclaimer stalls;
+    private final OutageWatch outage;
 
     private final Slots slots = new Slots();
     private volatile boolean stopped = true;
@@ -76,6 +79,7 @@ final class QueueWorker implements OutcomeListener {
         this.parking = new Parking(spec, deadLetters, metrics, this);
         this.settlement = new Settlement(consumer, outcomes, parking);
         this.traces = AttemptTrace.starter(tracer);
+        this.outage = new OutageWatch(spec, time);
         // Last: both keep this worker, whose fields are all set by now, and use it once started.
         this.retries = new RetryScheduler(this, redis, time);
         this.stalls = new StallReclaimer(this, redis, time);
@@ -118,6 +122,7 @@ final class QueueWorker implements OutcomeListener {
 
     /** Closes the gate while the circuit is open; {@link #probe} and {@link #resume} reopen it. */
     void pause() {
+        outage.opened();
         move(GateState.Event.CIRCUIT_OPENED);
         metrics.paused(true);
         reads.stopWaiting();
@@ -137,6 +142,11 @@ final class QueueWorker implements OutcomeListener {
 
     boolean paused() {
         return gate.paused();
+    }
+
+    /** The circuit closed: the outage it ends, when it had opened ({@link OutageWatch}). */
+    Optional<Outage> outageEnded() {
+        return outage.closed();
     }
 
     /** The breaker's callback and the probe timer run on different threads: one move at a time. */
@@ -205,8 +215,10 @@ final class QueueWorker implements OutcomeListener {
             settlement.settle(job, Decision.PARK_EXHAUSTED, over, null, trace);
             return;
         }
-        attempts.run(job, trace, failure -> settlement.settle(job,
-                RetryPolicy.decide(failure, job.attempt(), job.maxAttempts()), failure, now, trace));
+        attempts.run(job, trace, failure -> {
+            outage.attempted(failure);
+            settlement.settle(job, RetryPolicy.decide(failure, job.attempt(), job.maxAttempts()), failure, now, trace);
+        });
     }
 
     /**

@@ -11,6 +11,7 @@ import java.util.function.Function;
 
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
@@ -21,6 +22,7 @@ import dev.redrive.config.QueueRegistry;
 import dev.redrive.config.QueueSpec;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.deadletter.DeadLetterWriter;
+import dev.redrive.deadletter.Outage;
 import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
 import dev.redrive.observe.QueueStates;
@@ -85,6 +87,10 @@ public class Workers implements QueueStates {
 
     @Inject
     Timers time;
+
+    /** Where an ended outage is told (redrive's OutageProposals observes it: this package may not import redrive). */
+    @Inject
+    Event<Outage> outages;
 
     /** How long a queue whose group can't be created yet waits before it tries again. */
     private static final Duration GROUP_RETRY = Duration.ofSeconds(2);
@@ -200,9 +206,20 @@ public class Workers implements QueueStates {
                     LOG.infof("queue %s resumes: a probe to %s succeeded", spec.name(), spec.httpUrl());
                 }
                 worker.resume();
+                worker.outageEnded().ifPresent(this::report);
             }
             case HALF_OPEN -> {
             }
+        }
+    }
+
+    /** Tells the observers of an ended outage; one that fails must not keep the queue from running. */
+    private void report(Outage outage) {
+        try {
+            outages.fire(outage);
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "queue %s: the end of its outage could not be reported (%s); no redrive of what it parked "
+                    + "is proposed", outage.queue().name(), e.getMessage());
         }
     }
 
