@@ -2,7 +2,7 @@ package dev.redrive.worker;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
+import java.util.function.Consumer;
 
 import dev.redrive.config.QueueSpec;
 import dev.redrive.deadletter.Outage;
@@ -10,15 +10,20 @@ import dev.redrive.retry.Failure;
 import dev.redrive.time.Timers;
 
 /**
- * When a queue's outage began, for the {@link Outage} its end reports. The breaker opens only
- * after a window of failed calls, and the jobs an outage exhausts are mostly parked in that
- * window, before it opens: so the outage starts at the first transient failure after the last
- * success (a call that failed and could have worked later), not when the breaker opened. Terminal
- * failures neither start nor end it (the provider answered), and calls never made (circuit open,
- * bulkhead full) say nothing about the provider.
+ * When a queue's outage began and when it ended, for the {@link Outage} it reports once it is
+ * over. The breaker opens only after a window of failed calls, and the jobs an outage exhausts are
+ * mostly parked in that window, before it opens: so the outage begins at the first transient
+ * failure after the last success (a call that failed and could have worked later), not when the
+ * breaker opened. It ends when the circuit closes, but is over only once a call succeeded since
+ * the circuit last opened: the breaker counts a refused job (a terminal failure, which the
+ * provider may answer, or an unsendable job it never sees) as a success, so a probe of one closes
+ * it though the provider may still be down; the failures after it open it again, and the outage
+ * goes on, one outage still. Terminal failures neither begin nor end it, and calls never made
+ * (circuit open, bulkhead full) say nothing about the provider.
  * <p>
  * Times are {@link Timers#elapsedNanos}: the monotonic clock, which a wall clock set back can't
- * move. Attempts end on event-loop threads and the breaker reports on others: one at a time.
+ * move. Attempts end on event-loop threads and the breaker reports on others: one at a time; the
+ * outage is reported outside the lock.
  */
 final class OutageWatch {
 
@@ -28,37 +33,47 @@ final class OutageWatch {
 
     private final QueueSpec queue;
     private final Timers time;
+    private final Consumer<Outage> ended;
 
     /** The first transient failure since the last success; {@link #NONE} after a success. */
     private long streakStart = NONE;
-    private Map<String, Integer> streakTypes = new LinkedHashMap<>();
-    /** When the open circuit's outage began; {@link #NONE} while the circuit is closed. */
+    private Map<String, Integer> errorTypes = new LinkedHashMap<>();
+    /** When the open circuit's outage began; {@link #NONE} when there is none. */
     private long outageStart = NONE;
-    /** Read on every success without the lock: a success while nothing failed changes nothing. */
+    /** When the circuit last closed, while no success since it last opened confirms it; else {@link #NONE}. */
+    private long closedAt = NONE;
+    /** A call succeeded since the circuit last opened. */
+    private boolean answered;
+    /** Read on every success without the lock: while nothing failed, a success changes nothing. */
     private volatile boolean failing;
 
-    OutageWatch(QueueSpec queue, Timers time) {
+    /** {@code ended} is told each outage once it is over, on the thread that saw it end. */
+    OutageWatch(QueueSpec queue, Timers time, Consumer<Outage> ended) {
         this.queue = queue;
         this.time = time;
+        this.ended = ended;
     }
 
     /** An attempt ended: {@code failure} null when it succeeded. */
     void attempted(Failure failure) {
         if (failure == null) {
             if (failing) {
-                succeeded();
+                report(succeeded());
             }
         } else if (failure.attempted() && !failure.terminal()) {
             failed(failure.errorType());
         }
     }
 
-    private synchronized void succeeded() {
+    private synchronized Outage succeeded() {
         streakStart = NONE;
-        failing = outageStart != NONE;
         if (outageStart == NONE) {
-            streakTypes = new LinkedHashMap<>();
+            errorTypes = new LinkedHashMap<>();
+            failing = false;
+            return null;
         }
+        answered = true;
+        return over();
     }
 
     private synchronized void failed(String errorType) {
@@ -66,32 +81,55 @@ final class OutageWatch {
             streakStart = time.elapsedNanos();
         }
         failing = true;
-        String type = streakTypes.containsKey(errorType) || streakTypes.size() < ERROR_TYPES ? errorType : Outage.OTHER;
-        streakTypes.merge(type, 1, Integer::sum);
+        String type = errorTypes.containsKey(errorType) || errorTypes.size() < ERROR_TYPES ? errorType : Outage.OTHER;
+        errorTypes.merge(type, 1, Integer::sum);
     }
 
     /**
-     * The circuit opened: the outage began with the streak of failures that opened it (or now, if
-     * a success came between). Opening again after a failed probe keeps the start it has.
+     * The circuit opened: the outage began with the streak of failures that opened it (now, if a
+     * success came between). Opening again keeps the start it has, and undoes a close that no
+     * success confirmed.
      */
     synchronized void opened() {
         if (outageStart == NONE) {
             outageStart = streakStart != NONE ? streakStart : time.elapsedNanos();
         }
+        closedAt = NONE;
+        answered = false;
         failing = true;
     }
 
-    /** The circuit closed: the outage that ends now, if it was open. */
-    synchronized Optional<Outage> closed() {
-        if (outageStart == NONE) {
-            return Optional.empty();
+    /** The circuit closed: the outage ends now, once a success since it opened confirms it. */
+    void closed() {
+        Outage over;
+        synchronized (this) {
+            if (outageStart == NONE) {
+                return;
+            }
+            closedAt = time.elapsedNanos();
+            over = over();
         }
-        Outage ended = new Outage(queue, outageStart, time.elapsedNanos(), streakTypes);
+        report(over);
+    }
+
+    /** The outage, if it is over (closed, and a call succeeded since it opened), and a watch that starts afresh. */
+    private Outage over() {
+        if (closedAt == NONE || !answered) {
+            return null;
+        }
+        Outage over = new Outage(queue, outageStart, closedAt, errorTypes);
         outageStart = NONE;
-        // The probe that closed it succeeded: the next outage starts with the next failure.
+        closedAt = NONE;
+        answered = false;
         streakStart = NONE;
-        streakTypes = new LinkedHashMap<>();
+        errorTypes = new LinkedHashMap<>();
         failing = false;
-        return Optional.of(ended);
+        return over;
+    }
+
+    private void report(Outage over) {
+        if (over != null) {
+            ended.accept(over);
+        }
     }
 }

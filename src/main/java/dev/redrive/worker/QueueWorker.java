@@ -4,12 +4,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Function;
 
 import dev.redrive.config.QueueSpec;
 import dev.redrive.deadletter.DeadLetterWriter;
-import dev.redrive.deadletter.Outage;
 import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
 import dev.redrive.redis.BlockingReader;
@@ -57,6 +55,7 @@ final class QueueWorker implements OutcomeListener {
     private final Function<Job, AttemptTrace> traces;
     private final RetryScheduler retries;
     private final StallReclaimer stalls;
+    /** Told how each attempt ended: when the queue's outage began, and whether the provider answers again. */
     private final OutageWatch outage;
 
     private final Slots slots = new Slots();
@@ -66,7 +65,7 @@ final class QueueWorker implements OutcomeListener {
 
     QueueWorker(QueueSpec spec, String consumer, StreamAccess redis, BlockingReader reader,
             DeadLetterWriter deadLetters, Function<Job, Uni<Void>> handler, QueueMetrics metrics, Vertx vertx,
-            Timers time, QueueTracer tracer) {
+            Timers time, QueueTracer tracer, OutageWatch outage) {
         this.spec = spec;
         this.consumer = consumer;
         this.redis = redis;
@@ -79,7 +78,7 @@ final class QueueWorker implements OutcomeListener {
         this.parking = new Parking(spec, deadLetters, metrics, this);
         this.settlement = new Settlement(consumer, outcomes, parking);
         this.traces = AttemptTrace.starter(tracer);
-        this.outage = new OutageWatch(spec, time);
+        this.outage = outage;
         // Last: both keep this worker, whose fields are all set by now, and use it once started.
         this.retries = new RetryScheduler(this, redis, time);
         this.stalls = new StallReclaimer(this, redis, time);
@@ -122,7 +121,6 @@ final class QueueWorker implements OutcomeListener {
 
     /** Closes the gate while the circuit is open; {@link #probe} and {@link #resume} reopen it. */
     void pause() {
-        outage.opened();
         move(GateState.Event.CIRCUIT_OPENED);
         metrics.paused(true);
         reads.stopWaiting();
@@ -142,11 +140,6 @@ final class QueueWorker implements OutcomeListener {
 
     boolean paused() {
         return gate.paused();
-    }
-
-    /** The circuit closed: the outage it ends, when it had opened ({@link OutageWatch}). */
-    Optional<Outage> outageEnded() {
-        return outage.closed();
     }
 
     /** The breaker's callback and the probe timer run on different threads: one move at a time. */

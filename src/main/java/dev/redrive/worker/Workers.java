@@ -155,11 +155,12 @@ public class Workers implements QueueStates {
                 return;
             }
             QueueMetrics m = metrics.get(spec.name());
+            OutageWatch outage = new OutageWatch(spec, time, this::report);
             // The breaker reports to the queue's worker once it runs: it can't report before the worker calls it.
-            var handler = abandonable(handlers.forQueue(spec, state -> onCircuit(workers.get(spec.name()), state)));
+            var handler = abandonable(handlers.forQueue(spec, state -> onCircuit(workers.get(spec.name()), outage, state)));
             var reader = reads.reader(spec.stream(), spec.group(), consumer, config.redisTimeout());
             QueueWorker worker = new QueueWorker(spec, consumer, redis, reader, deadLetters, handler, m, vertx, time,
-                    tracing.forQueue(spec.stream(), spec.group()));
+                    tracing.forQueue(spec.stream(), spec.group()), outage);
             workers.put(spec.name(), worker);
             figures.observe(spec.name(), worker::observe);
             worker.start();
@@ -188,7 +189,7 @@ public class Workers implements QueueStates {
         });
     }
 
-    private void onCircuit(QueueWorker worker, CircuitBreakerState state) {
+    private void onCircuit(QueueWorker worker, OutageWatch outage, CircuitBreakerState state) {
         if (worker == null) {
             return;
         }
@@ -197,6 +198,7 @@ public class Workers implements QueueStates {
             case OPEN -> {
                 LOG.warnf("queue %s paused: the circuit to %s is open; no attempts are spent until a probe succeeds "
                         + "(next probe in %s)", spec.name(), spec.httpUrl(), spec.circuitBreaker().delay());
+                outage.opened();
                 worker.pause();
                 // The breaker only half-opens when called; after its delay, let one job through to probe.
                 probes.schedule(spec.name(), spec.circuitBreaker().delay(), worker::probe);
@@ -206,14 +208,17 @@ public class Workers implements QueueStates {
                     LOG.infof("queue %s resumes: a probe to %s succeeded", spec.name(), spec.httpUrl());
                 }
                 worker.resume();
-                worker.outageEnded().ifPresent(this::report);
+                outage.closed();
             }
             case HALF_OPEN -> {
             }
         }
     }
 
-    /** Tells the observers of an ended outage; one that fails must not keep the queue from running. */
+    /**
+     * Tells the observers of an outage that is over ({@link OutageWatch}); one that fails must not
+     * keep the queue from running.
+     */
     private void report(Outage outage) {
         try {
             outages.fire(outage);
