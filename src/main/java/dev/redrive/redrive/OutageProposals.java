@@ -128,6 +128,8 @@ public class OutageProposals {
         String seen = "from its first failure at " + Instant.ofEpochMilli(window.first()) + " until its circuit closed at "
                 + Instant.ofEpochMilli(window.closed()) + " (Redis' clock)";
         if (ids.isEmpty()) {
+            // Nothing is recorded either: another replica whose outage overlaps this one may have
+            // seen a job exhausted outside this replica's window, and still proposes it.
             LOG.infof("queue %s: its outage %s parked no job exhausted: no redrive to propose", queue.name(), seen);
             return;
         }
