@@ -84,6 +84,13 @@ report() { # phase, dump file
           phase, n, total / n / 1000, ev / n / 1000, xc / n / 1000, xr / n / 1000, xa / n / 1000 }' "$2.txt"
 }
 
+# How many calls of each command a job cost (scripts and the commands they ran: a script's
+# per-call cost is shared by the jobs of its batch, so fewer calls per job is cheaper).
+calls() { # commandstats file
+  tr -d '\r' <"$1" | awk -F'[:=,]' -v n="$N" '/^cmdstat_/ { sub("cmdstat_", "", $1); if ($3 / n >= 0.01) printf "%s %.2f  ", $1, $3 / n }
+    END { print "calls per job" }'
+}
+
 GEN='local n = tonumber(ARGV[1]) for i = 0, n - 1 do redis.call("XADD", KEYS[1], "*", "payload", "{\"job\":" .. i .. "}") end return n'
 R EVAL "$GEN" 1 bench:stage "$N" >/dev/null
 R XGROUP CREATE bench:stage redrive 0 ENTRIESREAD 0 >/dev/null
@@ -91,11 +98,14 @@ R XGROUP CREATE bench redrive '$' MKSTREAM >/dev/null
 
 start_service fail
 callgrind_control -z "$REDIS_PID" >/dev/null 2>&1
+R CONFIG RESETSTAT >/dev/null
 R RENAME bench:stage bench >/dev/null
 await "the failure path" '[ "$(R XLEN "{bench}:dlq")" = "$N" ] && [ "$(R XPENDING bench redrive | head -1)" = 0 ]'
 callgrind_control -d failure "$REDIS_PID" >/dev/null 2>&1
+R INFO commandstats >"$OUT/commandstats-failure.txt"
 stop_service
 report "failure path (parked jobs)" "$OUT/callgrind.out.1"
+calls "$OUT/commandstats-failure.txt"
 
 start_service noop
 callgrind_control -z "$REDIS_PID" >/dev/null 2>&1

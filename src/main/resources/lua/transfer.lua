@@ -46,22 +46,31 @@ if refusal then
   return redis.error_reply('WRONGTYPE ' .. refusal)
 end
 
--- The stream first: an entry found there is claimed (XCLAIM skips one no longer pending), and only
--- the ids not found, rare, are looked up in the PEL, so the common call costs one range read.
-local entries = entriesOf(stream, ids)
-local present, absent, seen, hintArgs = {}, {}, {}, {}
+-- The stream first: an id it surely still holds (presentTest, no read) or an entry found there is
+-- claimed (XCLAIM skips one no longer pending), and only the ids not found, rare, are looked up in
+-- the PEL, so the common call reads no entry at all.
+local unique, seen, unsure = {}, {}, {}
+local surely = presentTest(stream)
 for _, id in ipairs(ids) do
   if not seen[id] then
-    seen[id] = true
-    if entries[id] then
-      present[#present + 1] = id
-      if hints[id] then
-        hintArgs[#hintArgs + 1] = id
-        hintArgs[#hintArgs + 1] = hints[id]
-      end
-    else
-      absent[#absent + 1] = id
+    seen[id] = surely and surely(id) and 'there' or 'unsure'
+    unique[#unique + 1] = id
+    if seen[id] == 'unsure' then
+      unsure[#unsure + 1] = id
     end
+  end
+end
+local entries = #unsure > 0 and entriesOf(stream, unsure) or {}
+local present, absent, hintArgs = {}, {}, {}
+for _, id in ipairs(unique) do
+  if seen[id] == 'there' or entries[id] then
+    present[#present + 1] = id
+    if hints[id] then
+      hintArgs[#hintArgs + 1] = id
+      hintArgs[#hintArgs + 1] = hints[id]
+    end
+  else
+    absent[#absent + 1] = id
   end
 end
 local trimmed = {}

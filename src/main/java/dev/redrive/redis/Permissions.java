@@ -34,7 +34,7 @@ public class Permissions {
             List.of("XCLAIM", "K", "g", "c", "0", "0-1"), List.of("XGROUP", "CREATE", "K", "g", "$"),
             List.of("XGROUP", "DELCONSUMER", "K", "g", "c"), List.of("XPENDING", "K", "g"),
             List.of("XRANGE", "K", "-", "+"), List.of("XREVRANGE", "K", "+", "-"), List.of("XINFO", "GROUPS", "K"),
-            List.of("XINFO", "CONSUMERS", "K", "g"), List.of("XLEN", "K"), List.of("XDEL", "K", "0-1"),
+            List.of("XINFO", "CONSUMERS", "K", "g"), List.of("XINFO", "STREAM", "K"), List.of("XLEN", "K"), List.of("XDEL", "K", "0-1"),
             List.of("XTRIM", "K", "MAXLEN", "0"), List.of("TYPE", "K"), List.of("EXISTS", "K"), List.of("GET", "K"),
             List.of("SET", "K", "v"), List.of("HSET", "K", "f", "v"), List.of("HGET", "K", "f"), List.of("HGETALL", "K"),
             List.of("HDEL", "K", "f"), List.of("HINCRBY", "K", "f", "1"), List.of("HLEN", "K"),

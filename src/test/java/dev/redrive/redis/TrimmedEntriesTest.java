@@ -80,6 +80,52 @@ class TrimmedEntriesTest {
     }
 
     /**
+     * transfer.lua reads no entry it knows is there (at or after the stream's first entry and
+     * after its greatest deleted id, from XINFO STREAM): every way an entry leaves a stream must
+     * still be seen, whichever side of those bounds the other ids fall. Entries 1-1 to 6-1 are
+     * read by w; the removal runs; an immediate retry of all six answers exactly the removed ones.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "trimmed from the head | XTRIM,%s,MAXLEN,4 | 1-1 2-1",
+            "trimmed by MINID, exactly | XTRIM,%s,MINID,4-1 | 1-1 2-1 3-1",
+            "deleted from the middle | XDEL,%s,3-1,4-1 | 3-1 4-1",
+            "the last entry deleted | XDEL,%s,6-1 | 6-1",
+            "the first entry deleted | XDEL,%s,1-1 | 1-1",
+            "deleted, then trimmed | XDEL,%s,5-1;XTRIM,%s,MAXLEN,3 | 1-1 2-1 5-1",
+            "all of them | XTRIM,%s,MAXLEN,0 | 1-1 2-1 3-1 4-1 5-1 6-1",
+            "deleted, then more added | XDEL,%s,2-1;XADD,%s,7-1,kind,job 7 | 2-1" })
+    void everyWayAnEntryLeavesItsStreamIsSeenByTransfer(String way, String commands, String removed)
+            throws Exception {
+        String s = "gone" + (++streams);
+        List<String> ids = List.of("1-1", "2-1", "3-1", "4-1", "5-1", "6-1");
+        for (String id : ids) {
+            redis.call("XADD", s, id, "kind", "job " + id);
+        }
+        redis.call("XGROUP", "CREATE", s, "g", "0");
+        redis.call("XREADGROUP", "GROUP", "g", "w", "STREAMS", s, ">");
+        for (String command : commands.split(";")) {
+            redis.call(command.replace("%s", s).split(","));
+        }
+        List<Object> args = new ArrayList<>(List.of("g", "w", 2));
+        ids.forEach(id -> {
+            args.add(id);
+            args.add(-1);
+        });
+
+        Response trimmed = run(LuaScripts.Script.TRANSFER, List.of(s, RedisKeys.notBefore(s)), args);
+
+        List<String> answered = new ArrayList<>();
+        trimmed.forEach(t -> answered.add(t.get(0).toString()));
+        assertEquals(List.of(removed.split(" ")), answered, way + ": the removed ones, still pending");
+        assertEquals(ids, pendingIds(s), way + ": nothing dropped from the PEL");
+        for (String id : ids) {
+            assertEquals("[" + id + ", w, " + (answered.contains(id) ? 1 : 2) + "]", ownerAndCount(s, id),
+                    way + ": only what is there counts the next attempt");
+        }
+    }
+
+    /**
      * The park path: a job parked for another failure whose entry is gone gets 'trimmed' and
      * nothing written (still pending, no record), then is parked as missing with what is known.
      */
