@@ -48,7 +48,8 @@ for _ in $(seq 300); do [ "$(R ping 2>/dev/null)" = PONG ] && break; sleep 0.1; 
 # User bench / bench-secret, role dlq-operator (digest as application.properties expects it).
 DIGEST=$(printf '%s' "bench:redrive:bench-secret" | sha256sum | cut -d' ' -f1)
 start_service() { # handler
-  java -Xmx128m -Dquarkus.redis.hosts="redis://127.0.0.1:$PORT" -Dquarkus.http.port="$HTTP" \
+  # No warm-up: its jobs would be counted as the measured ones (the counts are per job, not per start).
+  java -Xmx128m -Dredrive.warm-up.jobs=0 -Dquarkus.redis.hosts="redis://127.0.0.1:$PORT" -Dquarkus.http.port="$HTTP" \
     -Dquarkus.management.port="$MGMT" -Dredrive.queues.bench.handler="$1" -Dredrive.queues.bench.attempts=3 \
     -Dredrive.queues.bench.backoff=0ms -Dredrive.queues.bench.concurrency=1000 -Dredrive.queues.bench.batch=200 \
     -Dquarkus.security.users.embedded.users.bench="$DIGEST" \

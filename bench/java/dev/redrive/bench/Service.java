@@ -80,14 +80,18 @@ final class Service implements AutoCloseable {
             }
         }
         Path log = h.out.resolve("service-" + tag + ".log");
-        RedriveProcess p = new RedriveProcess(tag, properties).jvmOptions(jvm).jar(h.jar).logTo(log).start();
+        // As it ships: with its warm-up (BENCH_JAVA_OPTS="-Dredrive.warm-up.jobs=0" runs without).
+        RedriveProcess p = new RedriveProcess(tag, properties).withWarmUp().jvmOptions(jvm).jar(h.jar).logTo(log)
+                .start();
         Files.writeString(h.out.resolve("service-" + tag + ".cmd"), String.join(" ", p.command()) + "\n");
         Service s = new Service(h, p, log);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (System.nanoTime() < deadline) {
             Figures.check(p.alive(), "service %s exited; see %s", tag, log);
-            // reading, and its HTTP port open (the workers may read before the HTTP server listens)
-            if (h.call("CLIENT", "LIST").toString().contains("cmd=xreadgroup") && listening(p.httpPort())) {
+            // reading, its HTTP port open (the workers may read before the HTTP server listens) and
+            // ready (its warm-up reads a stream of its own before the queues start)
+            if (h.call("CLIENT", "LIST").toString().contains("cmd=xreadgroup") && listening(p.httpPort())
+                    && p.readiness() == 200) {
                 Figures.log("service %s: pid %d, reading (log %s)", tag, p.pid(), log);
                 return s;
             }

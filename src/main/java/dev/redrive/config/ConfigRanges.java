@@ -26,6 +26,8 @@ final class ConfigRanges {
         within("redrive.shutdown-timeout", c.shutdownTimeout(), Duration.ZERO, HOUR);
         within("redrive.redis-timeout", c.redisTimeout(), MS, HOUR);
         within("redrive.gauge-interval", c.gaugeInterval(), MS, HOUR);
+        within("redrive.warm-up.jobs", c.warmUp().jobs(), 0, 1_000_000);
+        within("redrive.warm-up.timeout", c.warmUp().timeout(), Duration.ofSeconds(1), HOUR);
         within("redrive.reads.value-bytes", c.reads().valueBytes(), 1, MAX_BYTES);
         within("redrive.reads.entry-bytes", c.reads().entryBytes(), 1024, MAX_BYTES);
         within("redrive.reads.concurrent", c.reads().concurrent(), 1, 1000);

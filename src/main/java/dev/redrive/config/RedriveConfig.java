@@ -75,6 +75,25 @@ public interface RedriveConfig {
     /** redrive's part of tracing (the rest is quarkus.otel.*; README, "Tracing"). */
     Tracing tracing();
 
+    /** What a fresh process runs before its queues start (README, "A fresh process"). */
+    WarmUp warmUp();
+
+    interface WarmUp {
+        /**
+         * Jobs of redrive's own run through its own paths (read, ack, an immediate retry, a retry
+         * after a Retry-After, its claim) on a private stream before any queue starts, so the JIT
+         * has compiled them before the first real job: a fresh JVM runs its first retries late
+         * while it compiles. No handler of yours runs; readiness stays DOWN meanwhile. 0 turns it
+         * off. Defaults to 10000.
+         */
+        @WithDefault("10000")
+        int jobs();
+
+        /** The longest the warm-up holds the queues' start; after it they start all the same. Defaults to 30s. */
+        @WithDefault("30s")
+        Duration timeout();
+    }
+
     interface Tracing {
         /**
          * Shortest time between two WARN lines telling dropped spans (each says how many since the

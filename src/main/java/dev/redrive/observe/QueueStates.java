@@ -10,4 +10,9 @@ public interface QueueStates {
 
     /** Each queue whose worker has started, by name: whether it is paused (its circuit is open). */
     Map<String, Boolean> pausedByQueue();
+
+    /** Whether the warm-up runs (the queues start when it ends). */
+    default boolean warmingUp() {
+        return false;
+    }
 }

@@ -57,6 +57,9 @@ public class RedisReadiness implements AsyncHealthCheck {
                     int configured = registry.queues().size();
                     Map<String, Boolean> started = queues.pausedByQueue();
                     b.withData("redis", "up").withData("queues", configured).withData("started", started.size());
+                    if (queues.warmingUp()) {
+                        b.withData("warm-up", "running: the queues start when it ends");
+                    }
                     started.forEach((name, paused) -> b.withData("queue." + name,
                             paused ? "paused: circuit open" : "running"));
                     // A queue whose blocking reader can't connect looks healthy to PING and to the pool,

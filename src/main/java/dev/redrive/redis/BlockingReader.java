@@ -121,7 +121,8 @@ public final class BlockingReader {
 
     /** Why this reader can't read, and the streams whose new entries wait meanwhile; empty while it reads. */
     synchronized Optional<BlockingReads.Failing> failing() {
-        if (failure == null || closed) {
+        // A reader no stream waits on keeps nothing unread (the warm-up's, once its stream left).
+        if (failure == null || closed || members.isEmpty()) {
             return Optional.empty();
         }
         return Optional.of(new BlockingReads.Failing(group, List.copyOf(members.keySet()),

@@ -47,6 +47,15 @@ public final class RedisKeys {
     }
 
     /**
+     * The private stream of one warm-up (worker/WarmUp): under {@code redrive:}, so the
+     * least-privilege ACL's {@code ~redrive:*} covers it, and tagged, so its not-before hash shares
+     * its slot.
+     */
+    public static String warmUp(String run) {
+        return "redrive:warm-up:{" + run + "}";
+    }
+
+    /**
      * The stored answer of a replay sent with an Idempotency-Key, so a retried request gets the
      * first answer back instead of a second job.
      */

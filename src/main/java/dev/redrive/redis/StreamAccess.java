@@ -78,6 +78,24 @@ public class StreamAccess {
         });
     }
 
+    /** Adds entries to a stream, pipelined (the warm-up's jobs). */
+    public Uni<Void> add(String stream, List<Map<String, byte[]>> entries) {
+        List<Request> adds = new ArrayList<>(entries.size());
+        for (Map<String, byte[]> fields : entries) {
+            Request add = Request.cmd(Command.XADD).arg(stream).arg("*");
+            fields.forEach((name, value) -> add.arg(name).arg(value));
+            adds.add(add);
+        }
+        return redis.getRedis().batch(adds).replaceWithVoid();
+    }
+
+    /** Sets each key to expire after {@code ttl} (PEXPIRE; a missing key is left missing). */
+    public Uni<Void> expire(List<String> keys, Duration ttl) {
+        List<Request> expiries = new ArrayList<>(keys.size());
+        keys.forEach(k -> expiries.add(Request.cmd(Command.PEXPIRE).arg(k).arg(Math.max(1, ttl.toMillis()))));
+        return redis.getRedis().batch(expiries).replaceWithVoid();
+    }
+
     public Uni<Integer> ack(String stream, String group, List<String> ids) {
         return streams().xack(stream, group, ids.toArray(String[]::new));
     }

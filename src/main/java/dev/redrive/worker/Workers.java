@@ -103,6 +103,8 @@ public class Workers implements QueueStates {
     private Timers.Timer gaugeTimer = Timers.Timer.NONE;
     private volatile ProbeTimers probes;
     private volatile boolean shuttingDown;
+    /** Set while the warm-up runs: the queues start when it ends. */
+    private volatile WarmUp warmUp;
     /** Set when the shutdown timeout passes: what still runs then is left pending, its outcome dropped. */
     private volatile boolean abandoned;
 
@@ -120,8 +122,16 @@ public class Workers implements QueueStates {
         for (QueueSpec spec : queues.queues().values()) {
             metrics.put(spec.name(), new QueueMetrics(registry, spec.name(), spec.stream(), spec.deadLetters()));
             deadLetters.expectParks(spec.name());
-            startWhenGroupExists(spec);
         }
+        // The queues start once the JIT has met redrive's paths (WarmUp); with no warm-up, at once.
+        WarmUp running = new WarmUp(redis, reads, deadLetters, vertx, time, consumer, config.redisTimeout());
+        warmUp = running;
+        running.run(config.warmUp().jobs(), config.warmUp().timeout()).subscribe().with(done -> {
+            warmUp = null;
+            if (!shuttingDown) {
+                queues.queues().values().forEach(this::startWhenGroupExists);
+            }
+        });
         for (var watch : queues.watches().values()) {
             ReceiveLimitWatch limit = ReceiveLimitWatch.of(watch, redis, streams, deadLetters, time);
             deadLetters.expectParks(watch.name());
@@ -230,6 +240,10 @@ public class Workers implements QueueStates {
 
     void onStop(@Observes @Priority(10) ShutdownEvent event) {
         shuttingDown = true;
+        WarmUp running = warmUp;
+        if (running != null) {
+            running.stop();
+        }
         gaugeTimer.cancel();
         if (probes != null) {
             probes.cancelAll();
@@ -254,6 +268,11 @@ public class Workers implements QueueStates {
             LOG.warnf("shutdown timeout %s passed with jobs still running in %s; they stay pending under %s and "
                     + "run again through stall recovery", config.shutdownTimeout(), busy, consumer);
         }
+    }
+
+    @Override
+    public boolean warmingUp() {
+        return warmUp != null;
     }
 
     @Override

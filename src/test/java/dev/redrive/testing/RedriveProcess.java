@@ -31,6 +31,7 @@ public final class RedriveProcess implements AutoCloseable {
     private final List<String> command = new ArrayList<>();
     private final int managementPort = RedisServer.freePort();
     private String maxHeap = "256m";
+    private boolean warmUp;
     private Process process;
 
     public RedriveProcess(String name, Map<String, String> properties) {
@@ -51,6 +52,10 @@ public final class RedriveProcess implements AutoCloseable {
         cmd.addAll(jvmOptions != null ? jvmOptions : List.of("-Xmx" + maxHeap, "-XX:+UseSerialGC"));
         cmd.add("-Dquarkus.http.port=" + httpPort);
         cmd.add("-Dquarkus.management.port=" + managementPort);
+        if (!warmUp && !properties.containsKey(WARM_UP_JOBS)) {
+            // Seconds at every start of every process-level test, for nothing they check (WarmUpIT does).
+            cmd.add("-D" + WARM_UP_JOBS + "=0");
+        }
         properties.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
         cmd.add("-jar");
         cmd.add(jar != null ? jar.toString() : jar());
@@ -119,6 +124,14 @@ public final class RedriveProcess implements AutoCloseable {
     /** The command line of the last start. */
     public List<String> command() {
         return List.copyOf(command);
+    }
+
+    private static final String WARM_UP_JOBS = "redrive.warm-up.jobs";
+
+    /** Starts with the warm-up as configured (as shipped, unless a property says otherwise); without this, none. */
+    public RedriveProcess withWarmUp() {
+        this.warmUp = true;
+        return this;
     }
 
     /** The JVM's -Xmx (before start); 256m unless a test needs the heap tight. */
