@@ -61,6 +61,8 @@ class RedisAclIT {
 
             try (RedriveProcess redrive = process(redis, "redrive", PASSWORD, "acl")) {
                 redrive.awaitReady(Duration.ofSeconds(60));
+                assertTrue(redrive.output().contains("warm-up: 2000 jobs of redrive's own"),
+                        "the warm-up runs as the least-privilege user: " + redrive.output());
                 String ours = "id=" + cli.call("CLIENT", "ID") + " ";
                 // A connection caught between its connect and its first command (HELLO with AUTH)
                 // shows cmd=NULL and the default user: it must run as redrive's user, or be gone,
@@ -131,6 +133,8 @@ class RedisAclIT {
         config.put("redrive.queues.orders.attempts", "3");
         config.put("redrive.queues.orders.backoff", "20ms");
         config.put("redrive.queues.orders.retry-poll", "20ms");
+        // The warm-up's keys and commands are inside the docs' rule too.
+        config.put("redrive.warm-up.jobs", "2000");
         return new RedriveProcess(name, config)
                 .env(Map.of("REDIS_URL", "redis://" + user + ":" + password + "@127.0.0.1:" + redis.port())).start();
     }

@@ -41,10 +41,13 @@ class RedisClusterIT {
             assertTrue(ownerOf.values().stream().distinct().count() > 1, "the streams spread over nodes: " + ownerOf);
 
             TestConfig config = TestConfig.withApiUsers().set("quarkus.redis.client-type", "cluster")
-                    .set("quarkus.redis.hosts", String.join(",", cluster.nodes().stream().map(RedisServer::url).toList()));
+                    .set("quarkus.redis.hosts", String.join(",", cluster.nodes().stream().map(RedisServer::url).toList()))
+                    .set("redrive.warm-up.jobs", "2000");
             QUEUES.forEach(q -> config.queue(q).handler("demo").attempts(3).backoff("20ms").retryPoll("20ms"));
             try (RedriveProcess redrive = new RedriveProcess("cluster", config.build()).start()) {
                 redrive.awaitReady(Duration.ofSeconds(60));
+                assertTrue(redrive.output().contains("warm-up: 2000 jobs of redrive's own"),
+                        "the warm-up runs on a cluster (its keys in one slot): " + redrive.output());
                 Map<String, String> corrupt = new HashMap<>();
                 for (String q : QUEUES) {
                     try (RedisCli cli = new RedisCli(ownerOf.get(q))) {
