@@ -88,7 +88,9 @@ public class ProposalResource {
     @GET
     @RolesAllowed({ Roles.VIEWER, Roles.OPERATOR, Roles.AUTOMATION })
     @Operation(summary = "The stream's proposals, newest first",
-            description = "count (default 20, at most 100) per page; next is the cursor of the next page (after=).")
+            description = "count (default 20, at most 100) per page; next is the cursor of the next page (after=). "
+                    + "A proposal whose proposedBy is redrive was made by redrive itself when a queue's circuit closed "
+                    + "after an outage: the jobs the outage exhausted, by id (README, \"After an outage\").")
     @APIResponse(responseCode = "200", description = "A page and the cursor of the next")
     public Proposals.ProposalPage list(@PathParam("dlq") String dlq, @QueryParam("count") String count,
             @QueryParam("after") String after) {

@@ -11,11 +11,11 @@ import dev.redrive.redrive.RedriveSpec;
  */
 public final class RedriveSpecs {
 
-    /** Entries a second when the request names no pace; 0 means no limit (SQS caps its redrive at 500/s). */
-    public static final int DEFAULT_MAX_PER_SECOND = 100;
+    /** Entries a second when the request names no pace: {@link RedriveSpec#DEFAULT_MAX_PER_SECOND}'s. */
+    public static final int DEFAULT_MAX_PER_SECOND = RedriveSpec.DEFAULT_MAX_PER_SECOND;
     public static final int MAX_PER_SECOND = 1_000_000;
     public static final int MAX_CANARY = 10_000;
-    public static final double DEFAULT_MAX_REFAIL_RATE = 0.5;
+    public static final double DEFAULT_MAX_REFAIL_RATE = RedriveSpec.DEFAULT_MAX_REFAIL_RATE;
     /** Longest note of a redrive, a proposal or a decision on one, in characters: one bound, Proposals'. */
     public static final int MAX_NOTE = Proposals.MAX_NOTE;
 

@@ -86,4 +86,12 @@ public interface QueueConfig {
      */
     @WithDefault("1s")
     Duration retryPoll();
+
+    /**
+     * Whether redrive proposes, when the queue's circuit breaker closes after an outage, to redrive
+     * the jobs the outage exhausted (README, "After an outage"): a proposal by {@code redrive} that
+     * an operator approves or rejects, never a redrive that starts by itself. Defaults to true.
+     */
+    @WithDefault("true")
+    boolean proposeAfterOutage();
 }

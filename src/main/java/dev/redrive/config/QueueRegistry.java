@@ -147,7 +147,7 @@ public final class QueueRegistry {
         return new QueueSpec(name, stream, q.group(), q.handler(), url, q.http().timeout(), q.http().bulkhead(),
                 q.http().circuitBreaker(), q.attempts(),
                 Backoff.exponential(q.backoff(), q.maxBackoff(), q.jitter()), dlq, q.concurrency(), batch,
-                q.block(), q.retryPoll(), q.visibilityTimeout(), q.maxRetryAfter());
+                q.block(), q.retryPoll(), q.visibilityTimeout(), q.maxRetryAfter(), q.proposeAfterOutage());
     }
 
     private static URI httpUrl(String p, HttpConfig http) {

@@ -10,6 +10,7 @@ import dev.redrive.retry.Backoff;
  *
  * @param deadLetters the dead-letter stream this queue parks into
  * @param maxRetryAfter the longest a provider's Retry-After may hold a job
+ * @param proposeAfterOutage whether the end of an outage proposes the redrive of what it exhausted
  */
 public record QueueSpec(
         String name,
@@ -28,7 +29,8 @@ public record QueueSpec(
         Duration block,
         Duration retryPoll,
         Duration visibilityTimeout,
-        Duration maxRetryAfter) {
+        Duration maxRetryAfter,
+        boolean proposeAfterOutage) {
 
     public static final String HTTP_HANDLER = "http";
 

@@ -141,9 +141,18 @@ public class ProposalPages {
         add(out, "cause", f.fingerprint());
         add(out, "parked from", f.deadFrom() == null ? null : f.deadFrom().toString());
         add(out, "parked before", f.deadTo() == null ? null : f.deadTo().toString());
-        add(out, "ids", f.ids() == null || f.ids().isEmpty() ? null : String.join(", ", f.ids()));
+        add(out, "ids", f.ids() == null || f.ids().isEmpty() ? null : ids(f.ids()));
         add(out, "text", f.text());
         return out.isEmpty() ? List.of("everything in the stream") : out;
+    }
+
+    /** Ids shown of a filter: the first few, and how many in all (an outage's proposal may hold thousands). */
+    static final int IDS_SHOWN = 10;
+
+    private static String ids(List<String> ids) {
+        return ids.size() <= IDS_SHOWN ? String.join(", ", ids)
+                : String.join(", ", ids.subList(0, IDS_SHOWN)) + " and " + (ids.size() - IDS_SHOWN) + " more ("
+                        + ids.size() + " in all; the API's proposal lists every one)";
     }
 
     private static void add(List<String> out, String name, String value) {

@@ -63,6 +63,7 @@ public class LuaScripts {
         REDRIVE_PREVIEW("redrive-preview.lua", 1, FIXED_KEYS),
         READ_VALUE("read-value.lua", 1, FIXED_KEYS, VALUE, GONE, NO_FIELD),
         PROPOSAL_CREATE("proposal-create.lua", 4, FIXED_KEYS, CREATED, WRONG_TYPE),
+        OUTAGE_PROPOSE("outage-propose.lua", 5, FIXED_KEYS, CREATED, PROPOSED_BEFORE, WRONG_TYPE),
         PROPOSAL_APPROVE("proposal-approve.lua", 7, FIXED_KEYS, APPROVED, GONE, DECIDED, EXPIRED, OWN, RUNNING, CHANGED,
                 WRONG_TYPE),
         PROPOSAL_REJECT("proposal-reject.lua", 3, FIXED_KEYS, REJECTED, GONE, DECIDED, EXPIRED, OWN, WRONG_TYPE);

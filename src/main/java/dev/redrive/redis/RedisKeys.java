@@ -110,6 +110,16 @@ public final class RedisKeys {
     }
 
     /**
+     * The outages of a queue that redrive proposed the redrive of (outage-propose.lua): in the
+     * slot of the dead-letter stream the queue parks into, beside its proposals, so the check that
+     * an outage has its proposal and the proposal are one script; one set per queue, as each
+     * queue has its own circuit breaker.
+     */
+    public static String proposedOutages(String deadLetters, String queue) {
+        return slotPrefix(deadLetters) + ":outages:" + queue;
+    }
+
+    /**
      * What redrive itself wrote into the entries it replayed from a dead-letter stream: a hash of
      * {@code <origin stream> <new entry id>} to {@code <replays> <redrive task key or nothing>}.
      * A park believes a job's replay count and redrive task only from here, never from the

@@ -64,8 +64,10 @@ public record ScriptReply(Code code, Response reply) {
         VALUE,
         /** read-value.lua: the entry has no such field. */
         NO_FIELD,
-        /** proposal-create.lua: the proposal is stored. */
+        /** proposal-create.lua, outage-propose.lua: the proposal is stored. */
         CREATED,
+        /** outage-propose.lua: an overlapping outage of the queue has its proposal, given; nothing written. */
+        PROPOSED_BEFORE,
         /** proposal-approve.lua: approved, and its task created. */
         APPROVED,
         /** proposal-reject.lua: rejected. */

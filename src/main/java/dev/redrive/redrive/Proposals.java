@@ -85,6 +85,9 @@ public class Proposals {
     @Inject
     PatchPreview preview;
 
+    @Inject
+    ProposalWrites writes;
+
     /**
      * Stores a proposal of {@code spec} (never a dry run) with what it matches now; moves nothing.
      * Its scope is frozen: it covers what was parked until now (the stream's newest id, kept as its
@@ -95,25 +98,13 @@ public class Proposals {
         if (spec.dryRun()) {
             throw new IllegalArgumentException("a dry run moves nothing: it needs no approval");
         }
-        String newest = wait.on(deadLetters.newestId(dlq));
-        String until = newest == null ? "0-0" : newest;
+        String until = writes.until(dlq);
         Matches matches = count(dlq, spec.filter(), null, until);
         Proposal draft = Proposal.made(UUID.randomUUID().toString(), dlq, spec, actor, until, matches.matched(),
                 matches.complete());
-        long keep = config.proposals().ttl().plus(config.replay().redriveRetention()).toMillis();
-        List<String> args = new ArrayList<>(List.of(draft.id(), Long.toString(config.proposals().ttl().toMillis()),
-                Long.toString(keep)));
-        draft.toHash(store.json(spec.filter())).forEach((name, value) -> {
-            args.add(name);
-            args.add(value);
-        });
-        ScriptReply created = wait.on(scripts.call(LuaScripts.Script.PROPOSAL_CREATE,
-                List.of(RedisKeys.proposal(dlq, draft.id()), RedisKeys.proposals(dlq), RedisKeys.waitingProposals(dlq),
-                        RedisKeys.audit(dlq)),
-                args));
+        ScriptReply created = writes.create(draft);
         refuseUnless(ScriptReply.Code.CREATED, created, dlq, draft.id(), "propose");
-        Instant at = Instant.ofEpochMilli(Long.parseLong(created.text(1)));
-        Proposal proposal = draft.at(at, at.plus(config.proposals().ttl()));
+        Proposal proposal = writes.stored(draft, created);
         LOG.infof("%s proposed redrive %s of %s (%d matched now, %d/s, canary %d); another operator approves it with "
                 + "POST /dlq/.../proposals/%s/approve", LogText.of(actor), proposal.id(), dlq, matches.matched(),
                 spec.maxPerSecond(), spec.canary(), proposal.id());

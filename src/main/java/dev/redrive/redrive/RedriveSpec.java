@@ -13,6 +13,14 @@ import dev.redrive.deadletter.EntryFilter;
 public record RedriveSpec(EntryFilter filter, int maxPerSecond, boolean dryRun, int canary, double maxRefailRate,
         String note, RedrivePatch patch) {
 
+    /**
+     * Entries a second of a redrive that names no pace (a request without maxPerSecond, redrive's
+     * own proposal after an outage); 0 would mean no limit (SQS caps its redrive at 500/s).
+     */
+    public static final int DEFAULT_MAX_PER_SECOND = 100;
+    /** The share of a canary that may be parked again before the task aborts, when none is named. */
+    public static final double DEFAULT_MAX_REFAIL_RATE = 0.5;
+
     public RedriveSpec {
         patch = patch == null ? RedrivePatch.NONE : patch;
     }

@@ -55,6 +55,8 @@ final class QueueWorker implements OutcomeListener {
     private final Function<Job, AttemptTrace> traces;
     private final RetryScheduler retries;
     private final StallReclaimer stalls;
+    /** Told how each attempt ended: when the queue's outage began, and whether the provider answers again. */
+    private final OutageWatch outage;
 
     private final Slots slots = new Slots();
     private volatile boolean stopped = true;
@@ -63,7 +65,7 @@ final class QueueWorker implements OutcomeListener {
 
     QueueWorker(QueueSpec spec, String consumer, StreamAccess redis, BlockingReader reader,
             DeadLetterWriter deadLetters, Function<Job, Uni<Void>> handler, QueueMetrics metrics, Vertx vertx,
-            Timers time, QueueTracer tracer) {
+            Timers time, QueueTracer tracer, OutageWatch outage) {
         this.spec = spec;
         this.consumer = consumer;
         this.redis = redis;
@@ -76,6 +78,7 @@ final class QueueWorker implements OutcomeListener {
         this.parking = new Parking(spec, deadLetters, metrics, this);
         this.settlement = new Settlement(consumer, outcomes, parking);
         this.traces = AttemptTrace.starter(tracer);
+        this.outage = outage;
         // Last: both keep this worker, whose fields are all set by now, and use it once started.
         this.retries = new RetryScheduler(this, redis, time);
         this.stalls = new StallReclaimer(this, redis, time);
@@ -205,8 +208,10 @@ final class QueueWorker implements OutcomeListener {
             settlement.settle(job, Decision.PARK_EXHAUSTED, over, null, trace);
             return;
         }
-        attempts.run(job, trace, failure -> settlement.settle(job,
-                RetryPolicy.decide(failure, job.attempt(), job.maxAttempts()), failure, now, trace));
+        attempts.run(job, trace, failure -> {
+            outage.attempted(failure);
+            settlement.settle(job, RetryPolicy.decide(failure, job.attempt(), job.maxAttempts()), failure, now, trace);
+        });
     }
 
     /**

@@ -100,7 +100,8 @@ final class WarmUp {
                             done.complete(null);
                         }
                     }), new QueueMetrics(new SimpleMeterRegistry(), spec.name(), stream, spec.deadLetters()), vertx,
-                    time, null);
+                    // No breaker: its watch is told each attempt, as a queue's is, and never of an outage.
+                    time, null, new OutageWatch(spec, time, outage -> { }));
             worker.start();
         });
         return redis.ensureGroup(stream, GROUP)
@@ -183,6 +184,6 @@ final class WarmUp {
     private static QueueSpec spec(String stream) {
         return new QueueSpec("redrive-warm-up", stream, GROUP, "warm-up", null, Duration.ofSeconds(30),
                 1, null, 3, Backoff.exponential(Duration.ZERO, Duration.ZERO, 0), stream + ":dlq", 256, 64,
-                Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(1));
+                Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(1), false);
     }
 }

@@ -11,6 +11,7 @@ import java.util.function.Function;
 
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
@@ -21,6 +22,7 @@ import dev.redrive.config.QueueRegistry;
 import dev.redrive.config.QueueSpec;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.deadletter.DeadLetterWriter;
+import dev.redrive.deadletter.Outage;
 import dev.redrive.job.Job;
 import dev.redrive.observe.QueueMetrics;
 import dev.redrive.observe.QueueStates;
@@ -85,6 +87,10 @@ public class Workers implements QueueStates {
 
     @Inject
     Timers time;
+
+    /** Where an ended outage is told (redrive's OutageProposals observes it: this package may not import redrive). */
+    @Inject
+    Event<Outage> outages;
 
     /** How long a queue whose group can't be created yet waits before it tries again. */
     private static final Duration GROUP_RETRY = Duration.ofSeconds(2);
@@ -159,11 +165,12 @@ public class Workers implements QueueStates {
                 return;
             }
             QueueMetrics m = metrics.get(spec.name());
+            OutageWatch outage = new OutageWatch(spec, time, this::report);
             // The breaker reports to the queue's worker once it runs: it can't report before the worker calls it.
-            var handler = abandonable(handlers.forQueue(spec, state -> onCircuit(workers.get(spec.name()), state)));
+            var handler = abandonable(handlers.forQueue(spec, state -> onCircuit(workers.get(spec.name()), outage, state)));
             var reader = reads.reader(spec.stream(), spec.group(), consumer, config.redisTimeout());
             QueueWorker worker = new QueueWorker(spec, consumer, redis, reader, deadLetters, handler, m, vertx, time,
-                    tracing.forQueue(spec.stream(), spec.group()));
+                    tracing.forQueue(spec.stream(), spec.group()), outage);
             workers.put(spec.name(), worker);
             figures.observe(spec.name(), worker::observe);
             worker.start();
@@ -192,7 +199,7 @@ public class Workers implements QueueStates {
         });
     }
 
-    private void onCircuit(QueueWorker worker, CircuitBreakerState state) {
+    private void onCircuit(QueueWorker worker, OutageWatch outage, CircuitBreakerState state) {
         if (worker == null) {
             return;
         }
@@ -201,6 +208,7 @@ public class Workers implements QueueStates {
             case OPEN -> {
                 LOG.warnf("queue %s paused: the circuit to %s is open; no attempts are spent until a probe succeeds "
                         + "(next probe in %s)", spec.name(), spec.httpUrl(), spec.circuitBreaker().delay());
+                outage.opened();
                 worker.pause();
                 // The breaker only half-opens when called; after its delay, let one job through to probe.
                 probes.schedule(spec.name(), spec.circuitBreaker().delay(), worker::probe);
@@ -210,9 +218,23 @@ public class Workers implements QueueStates {
                     LOG.infof("queue %s resumes: a probe to %s succeeded", spec.name(), spec.httpUrl());
                 }
                 worker.resume();
+                outage.closed();
             }
             case HALF_OPEN -> {
             }
+        }
+    }
+
+    /**
+     * Tells the observers of an outage that is over ({@link OutageWatch}); one that fails must not
+     * keep the queue from running.
+     */
+    private void report(Outage outage) {
+        try {
+            outages.fire(outage);
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "queue %s: the end of its outage could not be reported (%s); no redrive of what it parked "
+                    + "is proposed", outage.queue().name(), e.getMessage());
         }
     }
 

@@ -1,11 +1,15 @@
 package dev.redrive.api;
 
 import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
 
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import dev.redrive.redis.RedisKeys;
 import dev.redrive.testing.ApiProfile;
 import dev.redrive.testing.ApiUsers;
 import dev.redrive.testing.JwtIssuer;
@@ -43,6 +47,23 @@ class JwtAuthTest {
         given().auth().oauth2(JwtIssuer.forgedToken("mallory", "dlq-operator")).get("/dlq").then().statusCode(401);
         given().auth().oauth2("not-a-jwt").get("/dlq").then().statusCode(401);
         given().get("/dlq").then().statusCode(401);
+    }
+
+    /**
+     * redrive proposes under its own name after an outage: a token of that name, however spelt, is
+     * refused before it could propose as redrive (api/ReservedNames), and a name that merely
+     * starts so is anyone's.
+     */
+    @Test
+    void aTokenNamedRedriveHoweverSpeltIsRefused() {
+        for (String name : List.of("redrive", "Redrive", " REDRIVE ")) {
+            String token = JwtIssuer.token(name, "dlq-operator");
+            given().auth().oauth2(token).get("/dlq").then().statusCode(401);
+            given().auth().oauth2(token).contentType("application/json").body("{\"filter\": {\"origin\": \"jwt\"}}")
+                    .urlEncodingEnabled(false).post(jwt.dlqPath() + "/proposals").then().statusCode(401);
+        }
+        given().auth().oauth2(JwtIssuer.token("redriver", "dlq-viewer")).get("/dlq").then().statusCode(200);
+        assertEquals(0, jwt.redis().sortedSet(String.class).zcard(RedisKeys.proposals(jwt.dlq())));
     }
 
     @Test

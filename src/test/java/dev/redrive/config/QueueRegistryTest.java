@@ -46,6 +46,7 @@ class QueueRegistryTest {
         assertEquals(Duration.ofMinutes(5), q.backoff().max());
         assertEquals("{orders}:dlq", q.deadLetters());
         assertEquals(16, q.concurrency());
+        assertTrue(q.proposeAfterOutage());
     }
 
     @Test

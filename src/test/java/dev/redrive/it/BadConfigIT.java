@@ -21,6 +21,8 @@ class BadConfigIT {
             "redrive.queues.q.backoff|-1ms|redrive.queues.q.backoff must not be negative",
             "redrive.queues.q.handler|nosuchbean|redrive.queues.q.handler names no handler",
             "redrive.queues.q.handler|http|redrive.queues.q.http.url is required when handler=http",
+            // redrive's own proposals are made under this name: no person may log in as it (api/ReservedNames).
+            "quarkus.security.users.embedded.users.Redrive|00|Invalid configuration: quarkus.security.users.embedded.users.Redrive names a user",
             // Quarkus' own tracing settings: before, with tracing on, "ArithmeticException: long overflow"
             // (the SDK's nanoseconds) or "no larger power of 2 int" (its queue), and nothing with it off.
             "quarkus.otel.bsp.export.timeout|999999999d|quarkus.otel.bsp.export.timeout must be between PT0S and PT1H (got 999999999d)",

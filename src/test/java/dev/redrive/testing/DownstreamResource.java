@@ -23,6 +23,8 @@ public class DownstreamResource implements QuarkusTestResourceLifecycleManager {
                 "redrive.queues.early.http.url", downstream.url("/early"),
                 "redrive.queues.outage.http.url", downstream.url("/outage"),
                 "redrive.queues.headers.http.url", downstream.url("/headers"),
+                "redrive.queues.blackout.http.url", downstream.url("/blackout"),
+                "redrive.queues.unproposed.http.url", downstream.url("/unproposed"),
                 "redrive.queues.spare.http.url", "http://127.0.0.1:" + SPARE_PORT + "/jobs",
                 "redrive.queues.refused.http.url", "http://127.0.0.1:" + RedisServer.freePort() + "/jobs");
     }

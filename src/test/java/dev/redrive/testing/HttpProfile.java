@@ -9,7 +9,8 @@ import io.quarkus.test.junit.QuarkusTestProfile;
  * One boot with a real downstream ({@link DownstreamResource}): the HTTP handler's queues (calls,
  * refused, early, spare: HttpHandlerTest; headers: UnsendableJobsTest), a queue whose breaker opens
  * and closes quickly (outage:
- * ProviderOutageTest) and, on its own streams, the small read limits of LargeValuesApiTest (queue
+ * ProviderOutageTest), two whose outages exhaust jobs, one proposing their redrive and one not
+ * (blackout, unproposed: OutageProposalTest) and, on its own streams, the small read limits of LargeValuesApiTest (queue
  * big), which no HTTP queue reads through.
  */
 public class HttpProfile implements QuarkusTestProfile {
@@ -30,6 +31,14 @@ public class HttpProfile implements QuarkusTestProfile {
                         .set("http.circuit-breaker.window", "10").set("http.circuit-breaker.failure-ratio", "0.5")
                         // short, so the outage spans many breaker cycles in little time
                         .set("http.circuit-breaker.delay", "200ms").and()
+                // Two attempts, and a breaker that opens after the first ten calls if half failed:
+                // an outage exhausts a job with each failed probe (OutageProposalTest).
+                .queue("blackout").handler("http").attempts(2).backoff("50ms").retryPoll("20ms")
+                        .set("http.circuit-breaker.window", "10").set("http.circuit-breaker.failure-ratio", "0.5")
+                        .set("http.circuit-breaker.delay", "200ms").and()
+                .queue("unproposed").handler("http").attempts(2).backoff("50ms").retryPoll("20ms")
+                        .set("http.circuit-breaker.window", "10").set("http.circuit-breaker.failure-ratio", "0.5")
+                        .set("http.circuit-breaker.delay", "200ms").set("propose-after-outage", "false").and()
                 .queue("big").attempts(1).and()
                 // Small, so LargeValuesApiTest's values need not be large: 1000 bytes a value, 4096 an entry, one read at a time.
                 .set("redrive.reads.value-bytes", "1000")

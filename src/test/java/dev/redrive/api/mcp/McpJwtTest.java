@@ -130,6 +130,14 @@ class McpJwtTest {
                 .header("WWW-Authenticate", containsString("Basic"));
     }
 
+    /** The name redrive proposes under is no agent's either (api/ReservedNames): 401 before any tool runs. */
+    @Test
+    void aTokenNamedRedriveIsA401() {
+        given().auth().oauth2(JwtIssuer.token("Redrive", "dlq-automation")).contentType("application/json")
+                .accept("application/json, text/event-stream").body(INITIALIZE).redirects().follow(false)
+                .post(URI.create(root + "mcp")).then().statusCode(401);
+    }
+
     /**
      * /mcp takes the API's ways in (Basic, bearer) and no other: a console session, which a browser
      * sends on its own, does not authenticate a tool call.
