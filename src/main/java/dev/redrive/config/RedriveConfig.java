@@ -84,9 +84,9 @@ public interface RedriveConfig {
          * after a Retry-After, its claim) on a private stream before any queue starts, so the JIT
          * has compiled them before the first real job: a fresh JVM runs its first retries late
          * while it compiles. No handler of yours runs; readiness stays DOWN meanwhile. 0 turns it
-         * off. Defaults to 10000.
+         * off. Defaults to 30000 (bench/README.md, "A fresh process": what more or fewer cost and buy).
          */
-        @WithDefault("10000")
+        @WithDefault("30000")
         int jobs();
 
         /** The longest the warm-up holds the queues' start; after it they start all the same. Defaults to 30s. */

@@ -22,7 +22,10 @@ import dev.redrive.redis.RedisKeys;
 import dev.redrive.redis.StreamAccess;
 import dev.redrive.retry.Backoff;
 import dev.redrive.time.Timers;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import io.micrometer.prometheus.PrometheusConfig;
+import io.micrometer.prometheus.PrometheusMeterRegistry;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 
@@ -99,7 +102,7 @@ final class WarmUp {
                         if (finished.incrementAndGet() == jobs) {
                             done.complete(null);
                         }
-                    }), new QueueMetrics(new SimpleMeterRegistry(), spec.name(), stream, spec.deadLetters()), vertx,
+                    }), new QueueMetrics(privateRegistry(), spec.name(), stream, spec.deadLetters()), vertx,
                     // No breaker: its watch is told each attempt, as a queue's is, and never of an outage.
                     time, null, new OutageWatch(spec, time, outage -> { }));
             worker.start();
@@ -146,6 +149,16 @@ final class WarmUp {
                 sample(jit, now, quiet);
             }
         });
+    }
+
+    /**
+     * Meters of the kinds /q/metrics serves (a composite over Prometheus', as Quarkus builds it),
+     * so recording them is warm too, in a registry no one scrapes.
+     */
+    private static MeterRegistry privateRegistry() {
+        CompositeMeterRegistry registry = new CompositeMeterRegistry();
+        registry.add(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+        return registry;
     }
 
     /** Stops the warm-up's worker, if it runs (shutdown during the warm-up). */
