@@ -41,8 +41,10 @@ import io.vertx.mutiny.core.Vertx;
  * (inside the least-privilege ACL's {@code ~redrive:*}), with its group and not-before hash in its
  * slot; their handler is this class's, never a configured one, so no job of yours and no provider
  * is touched; nothing is parked, traced or counted in /q/metrics. The keys expire seconds after it
- * ends, and within its time limit plus a minute should the process die first. Readiness stays DOWN until it
- * ends (the queues have not started); after {@code redrive.warm-up.timeout} the queues start anyway.
+ * ends, and within its time limit plus a minute should the process die first. Readiness stays DOWN
+ * until it ends (the queues have not started); after {@code redrive.warm-up.timeout} the queues
+ * start anyway. A warm-up that fails (Redis down, an ACL without {@code ~redrive:*}) says so in a
+ * WARN and the queues start as they would have without it.
  */
 final class WarmUp {
 
