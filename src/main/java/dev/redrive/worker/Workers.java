@@ -126,7 +126,9 @@ public class Workers implements QueueStates {
         // The queues start once the JIT has met redrive's paths (WarmUp); with no warm-up, at once.
         WarmUp running = new WarmUp(redis, reads, deadLetters, vertx, time, consumer, config.redisTimeout());
         warmUp = running;
-        running.run(config.warmUp().jobs(), config.warmUp().timeout()).subscribe().with(done -> {
+        // A process with no queue (the API and console only, a watch) has no job to be late for.
+        int warmUpJobs = queues.queues().isEmpty() ? 0 : config.warmUp().jobs();
+        running.run(warmUpJobs, config.warmUp().timeout()).subscribe().with(done -> {
             warmUp = null;
             if (!shuttingDown) {
                 queues.queues().values().forEach(this::startWhenGroupExists);

@@ -62,4 +62,18 @@ class WarmUpIT {
             }
         }
     }
+
+    /** A process with no queue (the API and console only) has no job to be late for: it does not warm up. */
+    @Test
+    void aProcessWithNoQueueDoesNotWarmUp() throws Exception {
+        try (RedisServer redis = new RedisServer().start();
+                RedisCli cli = new RedisCli(redis.port());
+                RedriveProcess p = new RedriveProcess("no-queue", Map.of("quarkus.redis.hosts", redis.url()))
+                        .withWarmUp().start()) {
+            p.awaitReady(Duration.ofSeconds(60));
+            Await.until("its start-up line", Duration.ofSeconds(20), () -> p.output().contains("works 0 queue(s)"));
+            assertTrue(!p.output().contains("warm-up:"), p.output());
+            assertEquals(List.of(), cli.call("KEYS", "redrive:warm-up:*"));
+        }
+    }
 }
