@@ -30,7 +30,8 @@ public final class HashSlot {
         return close > open + 1;
     }
 
-    private static String hashedPart(String key) {
+    /** The part of the key Cluster hashes: its hash tag's content, or the whole key. */
+    public static String hashedPart(String key) {
         if (!hasTag(key)) {
             return key;
         }

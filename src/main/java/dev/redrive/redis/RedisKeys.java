@@ -48,11 +48,16 @@ public final class RedisKeys {
 
     /**
      * The private stream of one warm-up (worker/WarmUp): under {@code redrive:}, so the
-     * least-privilege ACL's {@code ~redrive:*} covers it, and tagged, so its not-before hash shares
-     * its slot.
+     * least-privilege ACL's {@code ~redrive:*} covers it, and in the slot of the stream
+     * {@code beside}, so it is read by that queue's blocking reader (one per group, consumer and
+     * slot) and opens no connection of its own; its not-before hash shares the tag. A stream whose
+     * hashed part holds a brace can't be tagged that way: the run's own tag is used instead.
      */
-    public static String warmUp(String run) {
-        return "redrive:warm-up:{" + run + "}";
+    public static String warmUp(String beside, String run) {
+        String hashed = HashSlot.hashedPart(beside);
+        return hashed.indexOf('{') < 0 && hashed.indexOf('}') < 0
+                ? "redrive:warm-up:{" + hashed + "}:" + run
+                : "redrive:warm-up:{" + run + "}";
     }
 
     /**

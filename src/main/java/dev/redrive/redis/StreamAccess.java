@@ -89,6 +89,18 @@ public class StreamAccess {
         return redis.getRedis().batch(adds).replaceWithVoid();
     }
 
+    /**
+     * Makes {@code hash} exist (one field {@code placeholder}, which no entry id equals) and sets
+     * it and {@code stream} to expire after {@code ttl}: a hash a script creates later would have
+     * no expiry (the warm-up's not-before hash, left behind by a process killed mid-run).
+     */
+    public Uni<Void> expireWithHash(String stream, String hash, String placeholder, Duration ttl) {
+        long ms = Math.max(1, ttl.toMillis());
+        return redis.getRedis().batch(List.of(Request.cmd(Command.HSET).arg(hash).arg(placeholder).arg("1"),
+                Request.cmd(Command.PEXPIRE).arg(stream).arg(ms), Request.cmd(Command.PEXPIRE).arg(hash).arg(ms)))
+                .replaceWithVoid();
+    }
+
     /** Sets each key to expire after {@code ttl} (PEXPIRE; a missing key is left missing). */
     public Uni<Void> expire(List<String> keys, Duration ttl) {
         List<Request> expiries = new ArrayList<>(keys.size());

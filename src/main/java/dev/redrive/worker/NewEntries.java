@@ -33,6 +33,12 @@ record NewEntries(QueueSpec spec, String consumer, StreamAccess redis, BlockingR
         redis.readNew(spec.stream(), spec.group(), consumer, count).subscribe().with(entries -> {
             if (entries.isEmpty() && mayWait.getAsBoolean()) {
                 reader.join(spec.stream(), count, spec.block(), answer);
+                // A stop between the look and the join left before this stream joined: leave now,
+                // or the stream would wait in its reader for good (a warm-up's, gone 10 s later,
+                // would fail the shared read of every queue with NOGROUP).
+                if (!mayWait.getAsBoolean()) {
+                    reader.leave(spec.stream());
+                }
             } else {
                 answer.accept(entries);
             }

@@ -37,9 +37,9 @@ import io.vertx.mutiny.core.Vertx;
  * entries read (a backlog, then the blocking read), acks, an immediate retry (transfer.lua), a
  * retry after a Retry-After (the hand-over, its timer, claim.lua).
  * <p>
- * The jobs live on a private stream of this process, {@code redrive:warm-up:{<consumer>:<random>}}
- * (inside the least-privilege ACL's {@code ~redrive:*}), with its group and not-before hash in its
- * slot; their handler is this class's, never a configured one, so no job of yours and no provider
+ * The jobs live on a private stream of this process, {@code redrive:warm-up:{<tag>}:<consumer>:<random>}
+ * (inside the least-privilege ACL's {@code ~redrive:*}), in the group and slot of the first queue
+ * (so that queue's blocking reader reads it: no connection more), its not-before hash beside it; their handler is this class's, never a configured one, so no job of yours and no provider
  * is touched; nothing is parked, traced or counted in /q/metrics. The keys expire seconds after it
  * ends, and within its time limit plus a minute should the process die first. Readiness stays DOWN
  * until it ends (the queues have not started); after {@code redrive.warm-up.timeout} the queues
@@ -51,8 +51,6 @@ final class WarmUp {
     private static final Logger LOG = Logger.getLogger(WarmUp.class);
     private static final Uni<Void> DONE = Uni.createFrom().voidItem();
     private static final String PATH = "path";
-    /** The queues' default group: its blocking reader (one per group and consumer) is theirs too, no connection more. */
-    private static final String GROUP = "redrive";
     /**
      * How long the keys outlive the warm-up: past the blocked read its worker's stop wakes (the read
      * must not find its group gone), short enough that nothing is left for long.
@@ -72,10 +70,14 @@ final class WarmUp {
     private final Timers time;
     private final String consumer;
     private final Duration redisTimeout;
+    /** A configured queue whose group and slot the warm-up takes, so its blocking reader is that queue's. */
+    private final QueueSpec beside;
     private volatile QueueWorker worker;
+    private volatile boolean stopped;
 
     WarmUp(StreamAccess redis, BlockingReads reads, DeadLetterWriter deadLetters, Vertx vertx, Timers time,
-            String consumer, Duration redisTimeout) {
+            String consumer, Duration redisTimeout, QueueSpec beside) {
+        this.beside = beside;
         this.redis = redis;
         this.reads = reads;
         this.deadLetters = deadLetters;
@@ -90,15 +92,19 @@ final class WarmUp {
      * run says why in the log and leaves the start as it was), never with a failure.
      */
     Uni<Void> run(int jobs, Duration timeout) {
-        if (jobs <= 0) {
+        if (jobs <= 0 || beside == null) {
             return DONE;
         }
-        String stream = RedisKeys.warmUp(consumer + ":" + UUID.randomUUID().toString().substring(0, 8));
-        List<String> keys = List.of(stream, RedisKeys.notBefore(stream));
+        String stream = RedisKeys.warmUp(beside.stream(), consumer + ":" + UUID.randomUUID().toString().substring(0, 8));
+        String notBefore = RedisKeys.notBefore(stream);
         long started = System.nanoTime();
         AtomicInteger finished = new AtomicInteger();
         Uni<Void> allDone = Uni.createFrom().emitter(done -> {
-            QueueSpec spec = spec(stream);
+            if (stopped) {
+                done.complete(null); // shut down before its jobs were added: no worker to start
+                return;
+            }
+            QueueSpec spec = spec(stream, beside.group());
             worker = new QueueWorker(spec, consumer, redis, reads.reader(stream, spec.group(), consumer, redisTimeout),
                     deadLetters, job -> attempt(job, () -> {
                         if (finished.incrementAndGet() == jobs) {
@@ -109,8 +115,8 @@ final class WarmUp {
                     time, null, new OutageWatch(spec, time, outage -> { }));
             worker.start();
         });
-        return redis.ensureGroup(stream, GROUP)
-                .chain(() -> redis.expire(keys, timeout.plus(Duration.ofMinutes(1))))
+        return redis.ensureGroup(stream, beside.group())
+                .chain(() -> redis.expireWithHash(stream, notBefore, "warm-up", timeout.plus(Duration.ofMinutes(1))))
                 .chain(() -> add(stream, jobs))
                 .chain(() -> allDone)
                 .chain(this::jitQuiet)
@@ -121,12 +127,16 @@ final class WarmUp {
                     if (error == null) {
                         LOG.infof("warm-up: %d jobs of redrive's own and the JIT's compiling of them in %d ms; the "
                                 + "queues start now", jobs, ms);
+                    } else if (finished.get() == jobs) {
+                        LOG.infof("warm-up: %d jobs of redrive's own done, the JIT still compiling at the time limit "
+                                + "(%d ms); the queues start now", jobs, ms);
                     } else {
                         LOG.warnf("warm-up stopped after %d ms with %d of %d jobs done (%s); the queues start now, "
                                 + "their first jobs may run slower", ms, finished.get(), jobs, error.getMessage());
                     }
-                    return redis.expire(keys, LINGER).onFailure().recoverWithNull();
-                });
+                    return redis.expire(List.of(stream, notBefore), LINGER);
+                })
+                .onFailure().recoverWithNull();
     }
 
     /**
@@ -144,6 +154,9 @@ final class WarmUp {
 
     private void sample(CompilationMXBean jit, long before, java.util.function.Consumer<Void> quiet) {
         time.after(JIT_SAMPLE, () -> {
+            if (stopped) {
+                return; // past its time limit, or shut down: nothing waits for the answer
+            }
             long now = jit.getTotalCompilationTime();
             if (now - before <= JIT_SAMPLE.toMillis() / 10) {
                 quiet.accept(null);
@@ -165,6 +178,7 @@ final class WarmUp {
 
     /** Stops the warm-up's worker, if it runs (shutdown during the warm-up). */
     void stop() {
+        stopped = true;
         QueueWorker w = worker;
         if (w != null) {
             w.stop();
@@ -183,21 +197,25 @@ final class WarmUp {
         return DONE;
     }
 
+    /** Adds the jobs a batch at a time, each batch built when it is sent (never all of them in memory at once). */
     private Uni<Void> add(String stream, int jobs) {
         Uni<Void> added = DONE;
         for (int from = 0; from < jobs; from += ADD_BATCH) {
-            List<Map<String, byte[]>> entries = new ArrayList<>();
-            for (int i = from; i < Math.min(jobs, from + ADD_BATCH); i++) {
-                entries.add(Map.of(PATH, PATHS.get(i % PATHS.size()).getBytes(StandardCharsets.US_ASCII)));
-            }
-            added = added.chain(() -> redis.add(stream, entries));
+            int first = from;
+            added = added.chain(() -> {
+                List<Map<String, byte[]>> entries = new ArrayList<>();
+                for (int i = first; i < Math.min(jobs, first + ADD_BATCH); i++) {
+                    entries.add(Map.of(PATH, PATHS.get(i % PATHS.size()).getBytes(StandardCharsets.US_ASCII)));
+                }
+                return redis.add(stream, entries);
+            });
         }
         return added;
     }
 
     /** A queue as a configured one would be, with no backoff (a retry is at once, or after its Retry-After). */
-    private static QueueSpec spec(String stream) {
-        return new QueueSpec("redrive-warm-up", stream, GROUP, "warm-up", null, Duration.ofSeconds(30),
+    private static QueueSpec spec(String stream, String group) {
+        return new QueueSpec("redrive-warm-up", stream, group, "warm-up", null, Duration.ofSeconds(30),
                 1, null, 3, Backoff.exponential(Duration.ZERO, Duration.ZERO, 0), stream + ":dlq", 256, 64,
                 Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(1), false);
     }

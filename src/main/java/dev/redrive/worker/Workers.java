@@ -123,17 +123,16 @@ public class Workers implements QueueStates {
             metrics.put(spec.name(), new QueueMetrics(registry, spec.name(), spec.stream(), spec.deadLetters()));
             deadLetters.expectParks(spec.name());
         }
-        // The queues start once the JIT has met redrive's paths (WarmUp); with no warm-up, at once.
-        WarmUp running = new WarmUp(redis, reads, deadLetters, vertx, time, consumer, config.redisTimeout());
+        // The queues start once the JIT has met redrive's paths (WarmUp), beside the first of them
+        // (its group and slot); with no warm-up, or no queue to be late for, at once.
+        QueueSpec beside = queues.queues().values().stream().findFirst().orElse(null);
+        WarmUp running = new WarmUp(redis, reads, deadLetters, vertx, time, consumer, config.redisTimeout(), beside);
         warmUp = running;
-        // A process with no queue (the API and console only, a watch) has no job to be late for.
-        int warmUpJobs = queues.queues().isEmpty() ? 0 : config.warmUp().jobs();
-        running.run(warmUpJobs, config.warmUp().timeout()).subscribe().with(done -> {
-            warmUp = null;
-            if (!shuttingDown) {
-                queues.queues().values().forEach(this::startWhenGroupExists);
-            }
-        });
+        running.run(config.warmUp().jobs(), config.warmUp().timeout()).subscribe().with(done -> startQueues(),
+                error -> {
+                    LOG.warnf("warm-up failed (%s); the queues start now", error.getMessage());
+                    startQueues();
+                });
         for (var watch : queues.watches().values()) {
             ReceiveLimitWatch limit = ReceiveLimitWatch.of(watch, redis, streams, deadLetters, time);
             deadLetters.expectParks(watch.name());
@@ -144,6 +143,13 @@ public class Workers implements QueueStates {
         }
         gaugeTimer = time.every(config.gaugeInterval(), figures::refresh);
         LOG.infof("redrive consumer %s works %d queue(s): %s", consumer, queues.queues().size(), queues.queues().keySet());
+    }
+
+    private void startQueues() {
+        warmUp = null;
+        if (!shuttingDown) {
+            queues.queues().values().forEach(this::startWhenGroupExists);
+        }
     }
 
     /**

@@ -58,7 +58,9 @@ class WarmUpIT {
                     assertTrue(ttl > 0 && ttl <= 10_000, key + " expires within 10 s of the end, PTTL " + ttl);
                     left.add(RedisCli.text(key));
                 }
-                assertTrue(left.size() <= 2, "the stream and its not-before hash at most: " + left);
+                // Read a second or two after the warm-up ended: its stream is still there, expiring.
+                assertTrue(left.stream().anyMatch(k -> k.startsWith("redrive:warm-up:{work}:")) && left.size() <= 2,
+                        "the stream (in the queue's slot) and its not-before hash, both expiring: " + left);
             }
         }
     }

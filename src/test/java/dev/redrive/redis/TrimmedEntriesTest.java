@@ -125,6 +125,27 @@ class TrimmedEntriesTest {
         }
     }
 
+    /** The shortcut is taken: a transfer of entries that are all there reads none of them. */
+    @Test
+    void aTransferOfEntriesAllThereReadsNone() throws Exception {
+        String s = "there" + (++streams);
+        for (int i = 1; i <= 4; i++) {
+            redis.call("XADD", s, i + "-1", "kind", "job " + i);
+        }
+        redis.call("XGROUP", "CREATE", s, "g", "0");
+        redis.call("XREADGROUP", "GROUP", "g", "w", "STREAMS", s, ">");
+        redis.call("XDEL", s, "1-1"); // a deletion before the ids: they are past it
+        redis.call("CONFIG", "RESETSTAT");
+
+        Response trimmed = run(LuaScripts.Script.TRANSFER, List.of(s, RedisKeys.notBefore(s)),
+                List.of("g", "w", 2, "2-1", -1, "3-1", -1, "4-1", -1));
+
+        assertEquals(0, trimmed.size());
+        String stats = redis.call("INFO", "commandstats").toString();
+        assertTrue(!stats.contains("cmdstat_xrange:") && !stats.contains("cmdstat_xpending:"), stats);
+        assertEquals("[4-1, w, 2]", ownerAndCount(s, "4-1"));
+    }
+
     /**
      * The park path: a job parked for another failure whose entry is gone gets 'trimmed' and
      * nothing written (still pending, no record), then is parked as missing with what is known.
