@@ -134,7 +134,9 @@ final class WarmUp {
                         LOG.warnf("warm-up stopped after %d ms with %d of %d jobs done (%s); the queues start now, "
                                 + "their first jobs may run slower", ms, finished.get(), jobs, error.getMessage());
                     }
-                    return redis.expire(List.of(stream, notBefore), LINGER);
+                    // Bounded like every call: a frozen Redis must not hold the queues' start (the
+                    // keys expire anyway, within the time limit plus a minute).
+                    return redis.expire(List.of(stream, notBefore), LINGER).ifNoItem().after(redisTimeout).fail();
                 })
                 .onFailure().recoverWithNull();
     }
