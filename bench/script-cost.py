@@ -24,7 +24,9 @@ import sys
 import tempfile
 import time
 
-LUA = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'src', 'main', 'resources', 'lua')
+# SCRIPT_COST_LUA: another copy of the scripts (a variant to compare against main's).
+LUA = os.environ.get('SCRIPT_COST_LUA') or os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'src', 'main',
+                                                     'resources', 'lua')
 # DeadLetterRecord's fields, in its order, with values like the bench's failing jobs.
 RECORD = ['origin-stream', 'bench', 'origin-id', None, 'group', 'redrive', 'consumer', 'w1', 'job', 'bench',
           'failure', 'exhausted', 'error-type', 'bench', 'reason', 'bench handler always fails',

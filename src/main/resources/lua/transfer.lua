@@ -1,6 +1,7 @@
 #!lua
 -- uses lib/fields.lua
 -- uses lib/ranges.lua
+-- uses lib/present.lua
 -- uses lib/claims.lua
 -- uses lib/clock.lua
 -- transfer.lua: give pending entries to a consumer without counting a delivery, each only if its
@@ -33,12 +34,11 @@
 local stream, notBefore = KEYS[1], KEYS[2]
 local group, consumer, count = ARGV[1], ARGV[2], tonumber(ARGV[3])
 
-local ids, hints, hinted = {}, {}, false
-for i = 4, #ARGV, 2 do
-  ids[#ids + 1] = ARGV[i]
-  if ARGV[i + 1] ~= '-1' then
-    hints[ARGV[i]] = ARGV[i + 1]
+local hinted = false
+for i = 5, #ARGV, 2 do
+  if ARGV[i] ~= '-1' then
     hinted = true
+    break
   end
 end
 local refusal = hinted and wrongType({ { notBefore, 'hash' } })
@@ -46,49 +46,59 @@ if refusal then
   return redis.error_reply('WRONGTYPE ' .. refusal)
 end
 
--- The stream first: an id it surely still holds (presentTest, no read) or an entry found there is
--- claimed (XCLAIM skips one no longer pending), and only the ids not found, rare, are looked up in
--- the PEL, so the common call reads no entry at all.
-local unique, seen, unsure = {}, {}, {}
+-- The stream first: an id it surely still holds (presentTest, no read) goes straight into the
+-- claim (XCLAIM skips one no longer pending); only the others are read from the stream, and only
+-- those not found there, rare, are looked up in the PEL. One pass, no list per id kept twice: an
+-- immediate retry's check is most of its cost beside the XCLAIM itself.
+local claim, at, seen, unsure = {}, {}, {}, {}
 local surely = presentTest(stream)
-for _, id in ipairs(ids) do
+for i = 4, #ARGV, 2 do
+  local id = ARGV[i]
   if not seen[id] then
-    seen[id] = surely and surely(id) and 'there' or 'unsure'
-    unique[#unique + 1] = id
-    if seen[id] == 'unsure' then
+    seen[id] = true
+    if surely and surely(id) then
+      claim[#claim + 1] = id
+    else
       unsure[#unsure + 1] = id
     end
   end
-end
-local entries = #unsure > 0 and entriesOf(stream, unsure) or {}
-local present, absent, hintArgs = {}, {}, {}
-for _, id in ipairs(unique) do
-  if seen[id] == 'there' or entries[id] then
-    present[#present + 1] = id
-    if hints[id] then
-      hintArgs[#hintArgs + 1] = id
-      hintArgs[#hintArgs + 1] = hints[id]
-    end
-  else
-    absent[#absent + 1] = id
+  if hinted then
+    at[id] = i -- an id given twice takes its last hint, as HSET would
   end
 end
 local trimmed = {}
-if #absent > 0 then
-  local pending = pendingOf(stream, group, 0, absent)
-  for _, id in ipairs(absent) do
-    if pending[id] then
-      trimmed[#trimmed + 1] = { id, pending[id][4], pending[id][2] }
+if #unsure > 0 then
+  local entries = entriesOf(stream, unsure)
+  local absent = {}
+  for _, id in ipairs(unsure) do
+    if entries[id] then
+      claim[#claim + 1] = id
+    else
+      absent[#absent + 1] = id
+    end
+  end
+  if #absent > 0 then
+    local pending = pendingOf(stream, group, 0, absent)
+    for _, id in ipairs(absent) do
+      if pending[id] then
+        trimmed[#trimmed + 1] = { id, pending[id][4], pending[id][2] }
+      end
     end
   end
 end
 
-if #hintArgs > 0 then
-  local now = redisMillis()
-  for i = 2, #hintArgs, 2 do
-    hintArgs[i] = millisText(now + tonumber(hintArgs[i]))
+if hinted then
+  local hintArgs, now = {}, redisMillis()
+  for _, id in ipairs(claim) do
+    local wait = ARGV[at[id] + 1]
+    if wait ~= '-1' then
+      hintArgs[#hintArgs + 1] = id
+      hintArgs[#hintArgs + 1] = millisText(now + tonumber(wait))
+    end
   end
-  inSlices('HSET', notBefore, hintArgs)
+  if #hintArgs > 0 then
+    inSlices('HSET', notBefore, hintArgs)
+  end
 end
-claimIds(stream, group, consumer, present, count >= 0 and count or nil)
+claimIds(stream, group, consumer, claim, count >= 0 and count or nil)
 return trimmed

@@ -1,6 +1,7 @@
 package dev.redrive.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Instant;
@@ -107,22 +108,69 @@ class TrimmedEntriesTest {
         for (String command : commands.split(";")) {
             redis.call(command.replace("%s", s).split(","));
         }
-        List<Object> args = new ArrayList<>(List.of("g", "w", 2));
-        ids.forEach(id -> {
-            args.add(id);
-            args.add(-1);
-        });
 
-        Response trimmed = run(LuaScripts.Script.TRANSFER, List.of(s, RedisKeys.notBefore(s)), args);
+        List<String> answered = transferAll(s, ids);
 
-        List<String> answered = new ArrayList<>();
-        trimmed.forEach(t -> answered.add(t.get(0).toString()));
         assertEquals(List.of(removed.split(" ")), answered, way + ": the removed ones, still pending");
         assertEquals(ids, pendingIds(s), way + ": nothing dropped from the PEL");
         for (String id : ids) {
             assertEquals("[" + id + ", w, " + (answered.contains(id) ? 1 : 2) + "]", ownerAndCount(s, id),
                     way + ": only what is there counts the next attempt");
         }
+    }
+
+    /**
+     * The shortcut tells an id by plain string order only when its millisecond part has as many
+     * digits as the one after the bound's; ids in the bound's own millisecond, or wider or
+     * narrower ones, are told another way, and each must still come out right. Entries sit in
+     * millisecond 5 (three of them), 9, 10 and 123; the removal runs; an immediate retry of all
+     * answers exactly the removed ones.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "deleted in the millisecond of others | XDEL,%s,5-2 | 5-2",
+            "trimmed to the middle of a millisecond | XTRIM,%s,MINID,5-3 | 5-1 5-2",
+            "deleted where the width changes | XDEL,%s,9-1 | 9-1",
+            "deleted past the width change | XDEL,%s,10-1 | 10-1",
+            "trimmed past the width change | XTRIM,%s,MINID,11-0 | 5-1 5-2 5-3 9-1 10-1",
+            "nothing removed | XLEN,%s | " })
+    void idsOfTheBoundsMillisecondAndOfOtherWidthsAreToldExactly(String way, String commands, String removed)
+            throws Exception {
+        String s = "widths" + (++streams);
+        List<String> ids = List.of("5-1", "5-2", "5-3", "9-1", "10-1", "123-1");
+        for (String id : ids) {
+            redis.call("XADD", s, id, "kind", "job " + id);
+        }
+        redis.call("XGROUP", "CREATE", s, "g", "0");
+        redis.call("XREADGROUP", "GROUP", "g", "w", "STREAMS", s, ">");
+        redis.call(commands.replace("%s", s).split(","));
+
+        List<String> answered = transferAll(s, ids);
+
+        assertEquals(removed == null ? List.of() : List.of(removed.split(" ")), answered, way);
+        assertEquals(ids, pendingIds(s), way + ": nothing dropped from the PEL");
+        for (String id : ids) {
+            assertEquals("[" + id + ", w, " + (answered.contains(id) ? 1 : 2) + "]", ownerAndCount(s, id), way);
+        }
+    }
+
+    /** An id that is not one is refused before anything is written: no claim, no not-before. */
+    @Test
+    void anIdThatIsNoIdIsRefusedBeforeAnyWrite() throws Exception {
+        String s = "noid" + (++streams);
+        for (int i = 1; i <= 3; i++) {
+            redis.call("XADD", s, i + "-1", "kind", "job " + i);
+        }
+        redis.call("XGROUP", "CREATE", s, "g", "0");
+        redis.call("XREADGROUP", "GROUP", "g", "w", "STREAMS", s, ">");
+
+        Exception refused = assertThrows(Exception.class,
+                () -> run(LuaScripts.Script.TRANSFER, List.of(s, RedisKeys.notBefore(s)),
+                        List.of("g", "w", 2, "2-1", 500, "3-x", 500)));
+
+        assertTrue(refused.getMessage().contains("Invalid stream ID"), refused.getMessage());
+        assertEquals("[2-1, w, 1]", ownerAndCount(s, "2-1"));
+        assertEquals(0L, redis.call("EXISTS", RedisKeys.notBefore(s)).toLong());
     }
 
     /** The shortcut is taken: a transfer of entries that are all there reads none of them. */
@@ -232,6 +280,19 @@ class TrimmedEntriesTest {
         call.addAll(keys);
         call.addAll(args);
         return redis.call(call.toArray());
+    }
+
+    /** An immediate retry of {@code ids} to w (count 2): the ids it answers trimmed. */
+    private static List<String> transferAll(String stream, List<String> ids) throws Exception {
+        List<Object> args = new ArrayList<>(List.of("g", "w", 2));
+        ids.forEach(id -> {
+            args.add(id);
+            args.add(-1);
+        });
+        List<String> answered = new ArrayList<>();
+        run(LuaScripts.Script.TRANSFER, List.of(stream, RedisKeys.notBefore(stream)), args)
+                .forEach(t -> answered.add(t.get(0).toString()));
+        return answered;
     }
 
     private static List<String> pendingIds(String stream) throws Exception {
