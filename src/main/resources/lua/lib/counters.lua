@@ -51,47 +51,53 @@ local function countCause(cause, delta)
   countField('fingerprint-job:' .. cause.fingerprint .. ':' .. cause.job, delta)
 end
 
--- Dead letters of a call mostly share one cause (a batch of one failure, a redrive of one
--- fingerprint): a run of the same cause is counted once, not its six field names built per entry.
+-- Dead letters of a call mostly share one cause and one dead-at (a batch of one failure parked
+-- together, a redrive of one fingerprint): a run of equal ones is counted once when it ends, not
+-- its six field names, its minute and its hour worked out per entry.
 local run = { n = 0 }
 
 local function endRun()
-  if run.n ~= 0 then
-    countCause(run, run.n)
-    run.n = 0
+  if run.n == 0 then
+    return
   end
-end
-
--- One dead letter counted in (delta 1, with its fingerprint's text, its dead-at and its new id) or
--- out (delta -1, text, deadAt and id nil).
-local function countDeadLetter(delta, failure, origin, fingerprint, job, text, deadAt, id)
-  if run.failure ~= failure or run.origin ~= origin or run.fingerprint ~= fingerprint or run.job ~= job then
-    endRun()
-    run.failure, run.origin, run.fingerprint, run.job = failure, origin, fingerprint, job
-  end
-  run.n = run.n + delta
-  if text then
-    counted.texts[fingerprint] = text
+  countCause(run, run.n)
+  local fingerprint, deadAt = run.fingerprint, run.deadAt
+  if run.text then
+    counted.texts[fingerprint] = run.text
   end
   if deadAt and deadAt ~= '' then
     if not counted.first[fingerprint] then
       counted.first[fingerprint] = deadAt
     end
     counted.last[fingerprint] = deadAt
-    -- Jobs parked together mostly share their dead-at: its minute is cut out once per run of them.
-    if deadAt ~= counted.lastDeadAt then
-      counted.lastDeadAt, counted.lastMinute = deadAt, string.sub(deadAt, 1, 16)
-    end
-    local minute = counted.lastMinute
-    counted.minutes[minute] = (counted.minutes[minute] or 0) + 1
+    local minute = string.sub(deadAt, 1, 16)
     local hour = string.sub(minute, 1, 13)
-    counted.hours[hour] = (counted.hours[hour] or 0) + 1
+    counted.minutes[minute] = (counted.minutes[minute] or 0) + run.n
+    counted.hours[hour] = (counted.hours[hour] or 0) + run.n
     local causeHours = counted.causeHours[fingerprint] or {}
     counted.causeHours[fingerprint] = causeHours
-    causeHours[hour] = (causeHours[hour] or 0) + 1
+    causeHours[hour] = (causeHours[hour] or 0) + run.n
+  end
+  if run.id then
+    counted.sample[fingerprint] = run.id
+  end
+  run.n, run.text, run.id = 0, nil, nil
+end
+
+-- One dead letter counted in (delta 1, with its fingerprint's text, its dead-at and its new id) or
+-- out (delta -1, text, deadAt and id nil).
+local function countDeadLetter(delta, failure, origin, fingerprint, job, text, deadAt, id)
+  if run.failure ~= failure or run.origin ~= origin or run.fingerprint ~= fingerprint or run.job ~= job
+      or run.deadAt ~= deadAt or run.n * delta < 0 then
+    endRun()
+    run.failure, run.origin, run.fingerprint, run.job, run.deadAt = failure, origin, fingerprint, job, deadAt
+  end
+  run.n = run.n + delta
+  if text then
+    run.text = text
   end
   if id then
-    counted.sample[fingerprint] = id
+    run.id = id
   end
 end
 
