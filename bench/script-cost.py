@@ -11,7 +11,7 @@ against a private redis-server under callgrind that counts only inside processCo
 scripts give the same counts to a few hundred instructions, so a change to one can be judged by a
 difference of 1%.
 
-    bench/script-cost.py [--batch 200] [--calls 20]
+    bench/script-cost.py [--batch 200] [--calls 20] [--transfer-sizes 1,50]
 
 Needs valgrind and redis-server; prints one line per script.
 """
@@ -101,6 +101,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--batch', type=int, default=200)
     ap.add_argument('--calls', type=int, default=20)
+    ap.add_argument('--transfer-sizes', default='1,50', help='ids per call of transfer.lua, comma-separated')
     o = ap.parse_args()
     port = free_port(6470)
     work = tempfile.mkdtemp(prefix='park-cost-')
@@ -175,7 +176,7 @@ def main():
             xids += [e[0].decode() for e in r.call('XREADGROUP', 'GROUP', 'redrive', 'w1', 'COUNT', 1000,
                                                    'STREAMS', 'xfer', '>')[0][1]]
         dump = 3
-        for size in (1, 50):
+        for size in [int(x) for x in o.transfer_sizes.split(',')]:
             subprocess.run(['callgrind_control', '-z', str(server.pid)], capture_output=True, check=True)
             for c in range(0, n, size):
                 args = ['EVALSHA', xfer, 2, 'xfer', '{xfer}:not-before', 'redrive', 'w1', 2]

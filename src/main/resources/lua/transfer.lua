@@ -48,10 +48,10 @@ end
 
 -- The stream first: an id it surely still holds (presentTest, no read) goes straight into the
 -- claim (XCLAIM skips one no longer pending); only the others are read from the stream, and only
--- those not found there, rare, are looked up in the PEL. One pass, no list per id kept twice: an
--- immediate retry's check is most of its cost beside the XCLAIM itself.
+-- those not found there, rare, are looked up in the PEL. One pass, no list per id kept twice.
 local claim, at, seen, unsure = {}, {}, {}, {}
-local surely = presentTest(stream)
+-- (An XINFO costs more than reading one entry by id, bench/README.md: a single id is read.)
+local surely = #ARGV >= 7 and presentTest(stream)
 for i = 4, #ARGV, 2 do
   local id = ARGV[i]
   if not seen[id] then

@@ -78,9 +78,7 @@ local function endRun()
     counted.causeHours[fingerprint] = causeHours
     causeHours[hour] = (causeHours[hour] or 0) + run.n
   end
-  if run.id then
-    counted.sample[fingerprint] = run.id
-  end
+  counted.sample[fingerprint] = run.id or counted.sample[fingerprint]
   run.n, run.text, run.id = 0, nil, nil
 end
 

@@ -154,6 +154,26 @@ class TrimmedEntriesTest {
         }
     }
 
+    /** A transfer of a single id reads it rather than asking XINFO: trimmed or there, it comes out right. */
+    @Test
+    void aSingleIdIsReadAndToldExactly() throws Exception {
+        String s = "single" + (++streams);
+        for (int i = 1; i <= 3; i++) {
+            redis.call("XADD", s, i + "-1", "kind", "job " + i);
+        }
+        redis.call("XGROUP", "CREATE", s, "g", "0");
+        redis.call("XREADGROUP", "GROUP", "g", "w", "STREAMS", s, ">");
+        redis.call("XDEL", s, "2-1");
+        redis.call("CONFIG", "RESETSTAT");
+
+        assertEquals(List.of("2-1"), transferAll(s, List.of("2-1")));
+        assertEquals(List.of(), transferAll(s, List.of("3-1")));
+
+        assertTrue(!redis.call("INFO", "commandstats").toString().contains("cmdstat_xinfo"));
+        assertEquals("[2-1, w, 1]", ownerAndCount(s, "2-1"));
+        assertEquals("[3-1, w, 2]", ownerAndCount(s, "3-1"));
+    }
+
     /** An id that is not one is refused before anything is written: no claim, no not-before. */
     @Test
     void anIdThatIsNoIdIsRefusedBeforeAnyWrite() throws Exception {
