@@ -62,8 +62,8 @@ for i = 4, #ARGV, 2 do
       unsure[#unsure + 1] = id
     end
   end
-  if hinted then
-    at[id] = i -- an id given twice takes its last hint, as HSET would
+  if hinted and ARGV[i + 1] ~= '-1' then
+    at[id] = i -- an id given twice with hints takes its last one, as HSET would
   end
 end
 local trimmed = {}
@@ -90,10 +90,9 @@ end
 if hinted then
   local hintArgs, now = {}, redisMillis()
   for _, id in ipairs(claim) do
-    local wait = ARGV[at[id] + 1]
-    if wait ~= '-1' then
+    if at[id] then
       hintArgs[#hintArgs + 1] = id
-      hintArgs[#hintArgs + 1] = millisText(now + tonumber(wait))
+      hintArgs[#hintArgs + 1] = millisText(now + tonumber(ARGV[at[id] + 1]))
     end
   end
   if #hintArgs > 0 then

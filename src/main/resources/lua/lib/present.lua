@@ -51,8 +51,9 @@ local function presentTest(stream)
   -- retry's check). Every id of a millisecond after both the first entry's and the greatest
   -- deleted one's is there. Such an id sorts at or after `later` ('<that ms + 1>-') as plain
   -- strings when it is digits with its '-' where later's is: both millisecond parts then have as
-  -- many digits, and equal widths sort as numbers do. Any other id (the bound's own millisecond,
-  -- another width, not an id) is told by idKey.
+  -- many digits, and equal widths sort as numbers do (and a sequence of under 20 digits is one
+  -- Redis takes). Any other id (the bound's own millisecond, another width, not an id) is told
+  -- by idKey.
   local fms, dms = idMillis(first), idMillis(deleted)
   if not fms or not dms then
     return byKey
@@ -60,7 +61,7 @@ local function presentTest(stream)
   local later = string.format('%.0f-', math.max(fms, dms) + 1)
   local dash = #later
   return function(id)
-    if string.byte(id, dash) == 45 and id >= later and string.find(id, '^%d+-%d+$') then
+    if string.byte(id, dash) == 45 and #id - dash < 20 and id >= later and string.find(id, '^%d+-%d+$') then
       return true
     end
     return byKey(id)

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -23,7 +22,6 @@ class RedisClockTest {
 
     @RegisterExtension
     static final ScriptRedis redis = new ScriptRedis();
-    static final LuaScripts SCRIPTS = new LuaScripts();
     static final long HOUR = Duration.ofHours(1).toMillis();
     static int streams;
 
@@ -36,7 +34,7 @@ class RedisClockTest {
         Response claimed = claim(s, "late-replica");
 
         assertEquals(1, claimed.size(), "the due retry is claimed");
-        assertEquals("[1-1, late-replica, 2]", ownerAndCount(s, "1-1"));
+        assertEquals("[1-1, late-replica, 2]", redis.ownerAndCount(s, "g", "1-1"));
         assertEquals(0, redis.call("HLEN", RedisKeys.notBefore(s)).toInteger(), "its hint is spent");
     }
 
@@ -49,7 +47,7 @@ class RedisClockTest {
         Response claimed = claim(s, "early-replica");
 
         assertEquals(0, claimed.size(), "not due on Redis' clock");
-        assertEquals("[1-1, redrive-retry, 1]", ownerAndCount(s, "1-1"));
+        assertEquals("[1-1, redrive-retry, 1]", redis.ownerAndCount(s, "g", "1-1"));
     }
 
     /** The writer's half: the not-before is Redis' clock plus the Retry-After, whoever hands the job over. */
@@ -58,7 +56,7 @@ class RedisClockTest {
         String s = waitingForRetry();
         long before = redisMillis();
 
-        run(LuaScripts.Script.TRANSFER, List.of(s, RedisKeys.notBefore(s)),
+        redis.eval(LuaScripts.Script.TRANSFER, List.of(s, RedisKeys.notBefore(s)),
                 List.of("g", "redrive-retry", -1, "1-1", 60_000));
 
         long after = redisMillis();
@@ -75,14 +73,14 @@ class RedisClockTest {
         redis.call("HSET", task, "state", "running", "owner", "a", "lease-until", Long.toString(redisMillis() + 10_000));
         redis.call("ZADD", index, "1", "t1");
 
-        Response taken = run(LuaScripts.Script.REDRIVE_CLAIM, List.of(task, index), List.of("b", 15_000, "t1"));
+        Response taken = redis.eval(LuaScripts.Script.REDRIVE_CLAIM, List.of(task, index), List.of("b", 15_000, "t1"));
 
         assertEquals(0, taken.toInteger(), "a's lease has not run out on Redis' clock");
         assertEquals("a", redis.call("HGET", task, "owner").toString());
 
         redis.call("HSET", task, "lease-until", Long.toString(redisMillis() - 1));
         long before = redisMillis();
-        taken = run(LuaScripts.Script.REDRIVE_CLAIM, List.of(task, index), List.of("b", 15_000, "t1"));
+        taken = redis.eval(LuaScripts.Script.REDRIVE_CLAIM, List.of(task, index), List.of("b", 15_000, "t1"));
         long after = redisMillis();
 
         assertEquals(1, taken.toInteger(), "a's lease ran out on Redis' clock");
@@ -104,24 +102,12 @@ class RedisClockTest {
 
     /** claim.lua for a due retry (no least idle time), as the caller saw it: owner redrive-retry, count 1. */
     private static Response claim(String stream, String worker) throws Exception {
-        return run(LuaScripts.Script.CLAIM, List.of(stream, RedisKeys.notBefore(stream)),
+        return redis.eval(LuaScripts.Script.CLAIM, List.of(stream, RedisKeys.notBefore(stream)),
                 List.of("g", worker, 0, "1-1", "redrive-retry", 1));
     }
 
     private static long redisMillis() throws Exception {
         Response t = redis.call("TIME");
         return Long.parseLong(t.get(0).toString()) * 1000 + Long.parseLong(t.get(1).toString()) / 1000;
-    }
-
-    private static Response run(LuaScripts.Script script, List<String> keys, List<Object> args) throws Exception {
-        List<Object> call = new ArrayList<>(List.of("EVAL", SCRIPTS.body(script), keys.size()));
-        call.addAll(keys);
-        call.addAll(args);
-        return redis.call(call.toArray());
-    }
-
-    private static String ownerAndCount(String stream, String id) throws Exception {
-        Response p = redis.call("XPENDING", stream, "g", id, id, "1").get(0);
-        return "[" + p.get(0) + ", " + p.get(1) + ", " + p.get(3) + "]";
     }
 }
