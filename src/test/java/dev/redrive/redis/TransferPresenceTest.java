@@ -46,20 +46,7 @@ class TransferPresenceTest {
             "deleted, then more added | XDEL,%s,2-1;XADD,%s,7-1,kind,job 7 | 2-1" })
     void everyWayAnEntryLeavesItsStreamIsSeenByTransfer(String way, String commands, String removed)
             throws Exception {
-        List<String> ids = List.of("1-1", "2-1", "3-1", "4-1", "5-1", "6-1");
-        String s = streamOf("gone", ids);
-        for (String command : commands.split(";")) {
-            redis.call(command.replace("%s", s).split(","));
-        }
-
-        List<String> answered = transferAll(s, ids);
-
-        assertEquals(List.of(removed.split(" ")), answered, way + ": the removed ones, still pending");
-        assertEquals(ids, redis.pendingIds(s, "g"), way + ": nothing dropped from the PEL");
-        for (String id : ids) {
-            assertEquals("[" + id + ", w, " + (answered.contains(id) ? 1 : 2) + "]", redis.ownerAndCount(s, "g", id),
-                    way + ": only what is there counts the next attempt");
-        }
+        removalIsSeen(way, List.of("1-1", "2-1", "3-1", "4-1", "5-1", "6-1"), commands, removed);
     }
 
     /**
@@ -79,17 +66,7 @@ class TransferPresenceTest {
             "nothing removed | XLEN,%s | " })
     void idsOfTheBoundsMillisecondAndOfOtherWidthsAreToldExactly(String way, String commands, String removed)
             throws Exception {
-        List<String> ids = List.of("5-1", "5-2", "5-3", "9-1", "10-1", "123-1");
-        String s = streamOf("widths", ids);
-        redis.call(commands.replace("%s", s).split(","));
-
-        List<String> answered = transferAll(s, ids);
-
-        assertEquals(removed == null ? List.of() : List.of(removed.split(" ")), answered, way);
-        assertEquals(ids, redis.pendingIds(s, "g"), way + ": nothing dropped from the PEL");
-        for (String id : ids) {
-            assertEquals("[" + id + ", w, " + (answered.contains(id) ? 1 : 2) + "]", redis.ownerAndCount(s, "g", id), way);
-        }
+        removalIsSeen(way, List.of("5-1", "5-2", "5-3", "9-1", "10-1", "123-1"), commands, removed);
     }
 
     /** A transfer of a single id reads it rather than asking XINFO: trimmed or there, it comes out right. */
@@ -107,14 +84,18 @@ class TransferPresenceTest {
         assertEquals("[3-1, w, 2]", redis.ownerAndCount(s, "g", "3-1"));
     }
 
-    /** An id that is not one is refused before anything is written: no claim, no not-before. */
-    @Test
-    void anIdThatIsNoIdIsRefusedBeforeAnyWrite() throws Exception {
+    /**
+     * An id that is not one Redis takes (not digits, or a sequence of 20 digits and more) is
+     * refused before anything is written: no claim, no not-before.
+     */
+    @ParameterizedTest
+    @CsvSource({ "3-x", "3-123456789012345678901" })
+    void anIdThatIsNoIdIsRefusedBeforeAnyWrite(String notAnId) throws Exception {
         String s = streamOf("noid", 3);
 
         Exception refused = assertThrows(Exception.class,
                 () -> redis.eval(LuaScripts.Script.TRANSFER, List.of(s, RedisKeys.notBefore(s)),
-                        List.of("g", "w", 2, "2-1", 500, "3-x", 500)));
+                        List.of("g", "w", 2, "2-1", 500, notAnId, 500)));
 
         assertTrue(refused.getMessage().contains("Invalid stream ID"), refused.getMessage());
         assertEquals("[2-1, w, 1]", redis.ownerAndCount(s, "g", "2-1"));
@@ -137,19 +118,6 @@ class TransferPresenceTest {
         assertEquals("[4-1, w, 2]", redis.ownerAndCount(s, "g", "4-1"));
     }
 
-    /** A sequence too long to be one Redis takes is refused before anything is written. */
-    @Test
-    void aSequenceOfTwentyDigitsIsRefusedBeforeAnyWrite() throws Exception {
-        String s = streamOf("longseq", 3);
-
-        Exception refused = assertThrows(Exception.class, () -> redis.eval(LuaScripts.Script.TRANSFER,
-                List.of(s, RedisKeys.notBefore(s)), List.of("g", "w", 2, "2-1", 500, "3-123456789012345678901", 500)));
-
-        assertTrue(refused.getMessage().contains("Invalid stream ID"), refused.getMessage());
-        assertEquals("[2-1, w, 1]", redis.ownerAndCount(s, "g", "2-1"));
-        assertEquals(0L, redis.call("EXISTS", RedisKeys.notBefore(s)).toLong());
-    }
-
     /** An id given twice keeps the Retry-After it was given, whatever order the copies come in. */
     @Test
     void anIdGivenTwiceKeepsItsHint() throws Exception {
@@ -165,6 +133,28 @@ class TransferPresenceTest {
             assertTrue(notBefore > nowMillis + 4000, id + " not before " + notBefore + ", now " + nowMillis);
         }
         assertEquals("[2-1, w, 2]", redis.ownerAndCount(s, "g", "2-1"));
+    }
+
+    /**
+     * A stream of {@code ids}, all read by w; then {@code commands} (';' between commands, ','
+     * between arguments, %s the stream); then an immediate retry of every id must answer exactly
+     * {@code removed} (space-separated, or none), leave all of them pending and count the next
+     * attempt of only those still there.
+     */
+    private static void removalIsSeen(String way, List<String> ids, String commands, String removed) throws Exception {
+        String s = streamOf("gone", ids);
+        for (String command : commands.split(";")) {
+            redis.call(command.replace("%s", s).split(","));
+        }
+
+        List<String> answered = transferAll(s, ids);
+
+        assertEquals(removed == null ? List.of() : List.of(removed.split(" ")), answered, way + ": the removed ones");
+        assertEquals(ids, redis.pendingIds(s, "g"), way + ": nothing dropped from the PEL");
+        for (String id : ids) {
+            assertEquals("[" + id + ", w, " + (answered.contains(id) ? 1 : 2) + "]", redis.ownerAndCount(s, "g", id),
+                    way + ": only what is there counts the next attempt");
+        }
     }
 
     /** Entries {@code 1-1} to {@code n-1} of a new stream, all read by consumer w (delivery 1). */
