@@ -33,6 +33,8 @@ RECORD = ['origin-stream', 'bench', 'origin-id', None, 'group', 'redrive', 'cons
           'fingerprint', '0123456789ab', 'attempts', '3', 'max-attempts', '3',
           'enqueued-at', '2026-12-02T01:00:00.123Z', 'last-attempt-at', '2026-12-02T01:00:00.456Z',
           'dead-at', '2026-12-02T01:00:00.789Z', 'last-attempt-trace', '']
+# The record's values each job has of its own (the rest a batch that failed alike shares).
+OWN = ['origin-id', 'enqueued-at', 'last-attempt-at']
 KEYS = ['bench', '{bench}:dlq', '{bench}:dlq:stats', '{bench}:not-before', '{bench}:dlq:replayed',
         '{bench}:dlq:replayed-at']
 
@@ -129,12 +131,17 @@ def main():
                                                   'STREAMS', 'bench', '>')[0][1]]
         subprocess.run(['callgrind_control', '-z', str(server.pid)], capture_output=True, check=True)
         for c in range(o.calls):
-            # dead-letter.lua's ARGV (its header): group, forget-before, then per job id, kind,
-            # fingerprint, its text, the record's length and the record.
-            args = ['EVALSHA', sha, len(KEYS)] + KEYS + ['redrive', '0']
-            for id in ids[c * o.batch:(c + 1) * o.batch]:
-                record = [id if v is None else v for v in RECORD]
-                args += [id, 'exhausted', '0123456789ab', 'bench: always fails', len(record)] + record
+            # dead-letter.lua's ARGV (its header) as DeadLetterScripts.parkArguments sends a batch
+            # that failed alike: group, forget-before, one shape (kind, fingerprint, its text, the
+            # record with the values each job has of its own left empty, their places), then per job
+            # its id, its shape and those values (its id, when it was enqueued and last attempted).
+            places = [RECORD.index(name) + 2 for name in OWN]
+            shape = ['' if i + 1 in places else v for i, v in enumerate(RECORD)]
+            args = ['EVALSHA', sha, len(KEYS)] + KEYS + ['redrive', '0', 1, 'exhausted', '0123456789ab',
+                                                       'bench: always fails', len(shape)] + shape
+            args += [len(places)] + places
+            for k, id in enumerate(ids[c * o.batch:(c + 1) * o.batch]):
+                args += [id, 1, id, '2026-12-02T01:00:%02d.%03dZ' % (k % 60, k % 1000), '2026-12-02T01:00:00.456Z']
             for reply in r.call(*args):
                 if reply[0] != b'parked':
                     sys.exit('not parked: %r' % reply)

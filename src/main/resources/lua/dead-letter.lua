@@ -5,6 +5,7 @@
 -- uses lib/record.lua
 -- uses lib/snapshot.lua
 -- uses lib/ledger.lua
+-- uses lib/park-args.lua
 -- dead-letter.lua: park jobs, each in one atomic step with its record.
 --
 -- Acks each job, copies its origin entry, read here from the stream so the snapshot is byte for
@@ -34,13 +35,15 @@
 --          when KEYS[5] says that task sent it
 -- ARGV[1]  consumer group
 -- ARGV[2]  epoch ms: what KEYS[5] holds from before then is forgotten
--- ARGV[3..] one block per job:
---          origin entry id,
+-- ARGV[3]  s, the number of record shapes (lib/park-args.lua): what the records of a call share,
+--          sent once, not once per job. Each shape:
 --          failure kind (terminal, exhausted, missing, max-receive), counted in KEYS[3],
 --          fingerprint of the cause (a short hash), counted in KEYS[3],
 --          the fingerprint's normalised text, kept once in KEYS[3] so listings can show it,
---          n, then the record's own fields as n name, value items (the script adds `replays`
---          and the snapshot: f:<name> fields, or snapshot=packed and snapshot-packed)
+--          n, the record's own fields as n name, value items (the script adds `replays` and the
+--          snapshot: f:<name> fields, or snapshot=packed and snapshot-packed),
+--          m, the m places (1..n) among those items each job fills with a value of its own
+-- then one block per job: origin entry id, its shape (1..s), its m values
 --
 -- Returns one item per job, in order:
 --   { 'parked', new dead-letter entry id }
@@ -66,16 +69,12 @@ for k = 7, #KEYS do
   end
 end
 
+local jobs, ids = parkedJobs()
+
 -- The jobs' pending entries and stream entries, read a range at a time (lib/ranges.lua); the
 -- replay ledger only when it holds anything (a job redrive replayed is the exception).
 local pendingNow, entries, ledgerUsed = {}, {}, false
 if not refusal and redis.call('EXISTS', origin) == 1 then
-  local ids = {}
-  local k = 3
-  while k <= #ARGV do
-    ids[#ids + 1] = ARGV[k]
-    k = k + 5 + tonumber(ARGV[k + 4])
-  end
   pendingNow = pendingOf(origin, group, 0, ids)
   local present = {}
   for _, id in ipairs(ids) do
@@ -88,11 +87,9 @@ if not refusal and redis.call('EXISTS', origin) == 1 then
 end
 
 -- Checks: nothing is written until every job of the call is decided.
-local i = 3
-while i <= #ARGV do
-  local id, kind, fingerprint, fingerprintText, n = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], tonumber(ARGV[i + 4])
-  local first = i + 5
-  i = first + n
+for _, job in ipairs(jobs) do
+  local id, shape, own = job[1], job[2], job[3]
+  local kind = shape.kind
   if refusal then
     results[#results + 1] = { 'wrong-type', refusal }
   elseif taken[id] or not pendingNow[id] then
@@ -101,9 +98,11 @@ while i <= #ARGV do
     results[#results + 1] = { 'trimmed' }
   else
     taken[id] = true
-    -- One table of the right size at once (the record is most of a job's arguments), not grown
-    -- item by item.
-    local args = { dlq, '*', unpack(ARGV, first, first + n - 1) }
+    -- The shape's record as one table of the right size at once, then the job's own values.
+    local args = { dlq, '*', unpack(ARGV, shape.first, shape.first + shape.n - 1) }
+    for k, place in ipairs(shape.places) do
+      args[2 + place] = ARGV[own + k - 1]
+    end
     local replays, byTask, noted
     if ledgerUsed then
       replays, byTask, noted = replayedAs(ledger, origin, id)
@@ -115,7 +114,7 @@ while i <= #ARGV do
     -- A list, not a table of named fields: one per job, and a list is the cheaper table to make.
     -- id, XADD arguments, kind, fingerprint, its text, its ledger field (or nil), the task it
     -- counts for (or false), where its result goes.
-    toPark[#toPark + 1] = { id, args, kind, fingerprint, fingerprintText, noted or false,
+    toPark[#toPark + 1] = { id, args, kind, shape.fingerprint, shape.text, noted or false,
       byTask ~= nil and failedBy[byTask] ~= nil and byTask or false, #results + 1 }
     results[#results + 1] = false
   end

@@ -6,6 +6,7 @@ import java.util.List;
 
 import dev.redrive.deadletter.DeadLetterRecord;
 import dev.redrive.deadletter.Fingerprint;
+import dev.redrive.redis.DeadLetterScripts;
 import dev.redrive.redis.LuaScripts;
 import dev.redrive.redis.RedisKeys;
 import io.vertx.redis.client.Command;
@@ -49,13 +50,9 @@ final class DeadLetters {
                 String reason = reasons.get(seeded++ % reasons.size());
                 Request q = Request.cmd(Command.EVALSHA).arg(sha).arg(keys.size());
                 keys.forEach(q::arg);
-                // dead-letter.lua's ARGV: group, forget-before, then per job id, kind, fingerprint, its text,
-                // the record's length and the record
-                q.arg(Harness.GROUP).arg("0").arg(id).arg("exhausted").arg(cause.id()).arg(cause.text());
-                List<String> record = new DeadLetterRecord(Harness.STREAM, id, Harness.GROUP, "seed", "bench", "exhausted",
-                        "bench", reason, cause, 3, 3, now, now, now).pairs();
-                q.arg(record.size());
-                record.forEach(q::arg);
+                DeadLetterRecord record = new DeadLetterRecord(Harness.STREAM, id, Harness.GROUP, "seed", "bench",
+                        "exhausted", "bench", reason, cause, 3, 3, now, now, now);
+                DeadLetterScripts.parkArguments(Harness.GROUP, 0, List.of(record.toPark())).forEach(q::arg);
                 parks.add(q);
             }
             h.redis.batch(parks);

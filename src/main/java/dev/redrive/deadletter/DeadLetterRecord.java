@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.redrive.job.Job;
+import dev.redrive.redis.DeadLetterScripts;
 import dev.redrive.retry.Failure;
 import dev.redrive.retry.FailureKind;
 
@@ -83,6 +84,11 @@ public record DeadLetterRecord(
         add(p, RecordField.DEAD_AT, deadAt.toString());
         add(p, RecordField.LAST_ATTEMPT_TRACE, lastAttemptTrace);
         return p;
+    }
+
+    /** This record as dead-letter.lua parks it (DeadLetterScripts encodes a call's records). */
+    public DeadLetterScripts.Park toPark() {
+        return new DeadLetterScripts.Park(originId, failureKind, fingerprint.id(), fingerprint.text(), pairs());
     }
 
     private static void add(List<String> pairs, RecordField field, String value) {

@@ -163,8 +163,7 @@ public class DeadLetterWriter {
     private Uni<List<DeadLetterScripts.Parked>> run(String deadLetters, List<DeadLetterRecord> records,
             Set<String> redriveTasks) {
         DeadLetterRecord first = records.get(0);
-        List<DeadLetterScripts.Park> parks = records.stream().map(r -> new DeadLetterScripts.Park(r.originId(),
-                r.failureKind(), r.fingerprint().id(), r.fingerprint().text(), r.pairs())).toList();
+        List<DeadLetterScripts.Park> parks = records.stream().map(DeadLetterRecord::toPark).toList();
         long forgetBefore = clock.millis() - config.replay().redriveRetention().toMillis();
         return scripts.park(first.originStream(), first.group(), deadLetters, parks, redriveTasks, forgetBefore)
                 .onFailure().recoverWithItem(e -> records.stream()

@@ -3,6 +3,8 @@ package dev.redrive.redis;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -71,17 +73,7 @@ public class DeadLetterScripts {
      */
     public Uni<List<Parked>> park(String stream, String group, String deadLetters, List<Park> parks,
             Collection<String> redriveTasks, long forgetBeforeMillis) {
-        List<String> args = new ArrayList<>(2 + parks.size() * 40);
-        args.add(group);
-        args.add(Long.toString(forgetBeforeMillis));
-        for (Park park : parks) {
-            args.add(park.id());
-            args.add(park.failureKind());
-            args.add(park.fingerprint());
-            args.add(park.fingerprintText());
-            args.add(Integer.toString(park.recordPairs().size()));
-            args.addAll(park.recordPairs());
-        }
+        List<String> args = parkArguments(group, forgetBeforeMillis, parks);
         List<String> keys = new ArrayList<>(List.of(stream, deadLetters, RedisKeys.deadLetterStats(deadLetters),
                 RedisKeys.notBefore(stream), RedisKeys.replayed(deadLetters), RedisKeys.replayedAt(deadLetters)));
         keys.addAll(redriveTasks);
@@ -98,6 +90,57 @@ public class DeadLetterScripts {
             }
             return outcomes;
         });
+    }
+
+    /**
+     * dead-letter.lua's ARGV for {@code parks} (its header, and lib/park-args.lua): the group, the
+     * forget-before time, then each distinct record shape once (kind, cause, the record's items with
+     * the values that differ between its jobs left empty, and where those are), then per job its
+     * id, its shape and its own values. Jobs with the same kind, cause and field names share a shape;
+     * a value is the job's own when any job of the shape has another. Each argument costs Redis
+     * more than the script's use of it, so a batch that failed alike sends its shared values once.
+     */
+    public static List<String> parkArguments(String group, long forgetBeforeMillis, List<Park> parks) {
+        Map<List<String>, List<Park>> byShape = new LinkedHashMap<>();
+        for (Park park : parks) {
+            List<String> key = new ArrayList<>(List.of(park.failureKind(), park.fingerprint(), park.fingerprintText()));
+            for (int i = 0; i < park.recordPairs().size(); i += 2) {
+                key.add(park.recordPairs().get(i));
+            }
+            byShape.computeIfAbsent(key, k -> new ArrayList<>()).add(park);
+        }
+        List<String> args = new ArrayList<>();
+        args.add(group);
+        args.add(Long.toString(forgetBeforeMillis));
+        args.add(Integer.toString(byShape.size()));
+        Map<Park, Integer> shapeOf = new IdentityHashMap<>();
+        List<List<Integer>> placesOf = new ArrayList<>();
+        for (List<Park> members : byShape.values()) {
+            List<String> items = new ArrayList<>(members.get(0).recordPairs());
+            List<Integer> places = new ArrayList<>();
+            for (int i = 1; i < items.size(); i += 2) {
+                int at = i;
+                if (members.stream().anyMatch(p -> !p.recordPairs().get(at).equals(items.get(at)))) {
+                    items.set(i, "");
+                    places.add(i + 1); // 1-based, as the script counts
+                }
+            }
+            Park first = members.get(0);
+            args.addAll(List.of(first.failureKind(), first.fingerprint(), first.fingerprintText(),
+                    Integer.toString(items.size())));
+            args.addAll(items);
+            args.add(Integer.toString(places.size()));
+            places.forEach(place -> args.add(Integer.toString(place)));
+            placesOf.add(places);
+            members.forEach(p -> shapeOf.put(p, placesOf.size()));
+        }
+        for (Park park : parks) {
+            int shape = shapeOf.get(park);
+            args.add(park.id());
+            args.add(Integer.toString(shape));
+            placesOf.get(shape - 1).forEach(place -> args.add(park.recordPairs().get(place - 1)));
+        }
+        return args;
     }
 
     /**

@@ -146,15 +146,8 @@ class TrimmedEntriesTest {
 
     private static Response park(String stream, List<DeadLetterRecord> records) throws Exception {
         String dlq = "{" + stream + "}:dlq";
-        List<Object> args = new ArrayList<>(List.of("g", "0"));
-        for (DeadLetterRecord r : records) {
-            args.add(r.originId());
-            args.add(r.failureKind());
-            args.add(r.fingerprint().id());
-            args.add(r.fingerprint().text());
-            args.add(r.pairs().size());
-            args.addAll(r.pairs());
-        }
+        List<String> args = DeadLetterScripts.parkArguments("g", 0,
+                records.stream().map(DeadLetterRecord::toPark).toList());
         return redis.eval(LuaScripts.Script.DEAD_LETTER, List.of(stream, dlq, RedisKeys.deadLetterStats(dlq),
                 RedisKeys.notBefore(stream), RedisKeys.replayed(dlq), RedisKeys.replayedAt(dlq)), args);
     }
