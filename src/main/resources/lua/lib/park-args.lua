@@ -7,8 +7,9 @@
 -- turned into a Lua string, than the script's work with it (bench/README.md, issue 37).
 
 -- The jobs, in order: { id, shape, where its own values start in ARGV }, and their ids. A shape
--- is { kind, fingerprint, text, first (its record's first item in ARGV), n, places }. A job
--- naming no shape is an error before anything is written.
+-- is { kind, fingerprint, text, first (its record's first item in ARGV), n, places }. Arguments
+-- that do not fit (a place that is no value of the record, a job naming no shape or short of its
+-- values) are an error here, before anything is written.
 local function parkedJobs()
   local shapes, jobs, ids = {}, {}, {}
   local i = 4
@@ -18,6 +19,9 @@ local function parkedJobs()
     local places = { unpack(ARGV, i + 5 + n, i + 4 + n + m) }
     for k, place in ipairs(places) do
       places[k] = tonumber(place)
+      if not places[k] or places[k] % 2 ~= 0 or places[k] < 2 or places[k] > n then
+        error('dead-letter.lua: a shape names place ' .. tostring(place) .. ', not a value of its record')
+      end
     end
     shapes[#shapes + 1] = { kind = ARGV[i], fingerprint = ARGV[i + 1], text = ARGV[i + 2], first = i + 4, n = n,
       places = places }
@@ -25,6 +29,9 @@ local function parkedJobs()
   end
   while i <= #ARGV do
     local shape = shapes[tonumber(ARGV[i + 1])] or error('dead-letter.lua: job ' .. ARGV[i] .. ' names no shape')
+    if i + 1 + #shape.places > #ARGV then
+      error('dead-letter.lua: job ' .. ARGV[i] .. ' is missing values of its shape')
+    end
     jobs[#jobs + 1] = { ARGV[i], shape, i + 2 }
     ids[#ids + 1] = ARGV[i]
     i = i + 2 + #shape.places
