@@ -24,13 +24,18 @@
 -- A not-before is compared with Redis' clock (TIME, lib/clock.lua), never the caller's: the
 -- replica that wrote it and the one claiming may disagree on the time by an hour.
 --
--- Returns an array, one item per entry taken:
+-- Returns an array, one item per entry taken or not yet due:
 --   { id, delivery count after the claim, { field, value, ... } }  claimed, to run
 --   { id, delivery count so far, owner }  the entry was trimmed from the stream: it is not
 --                                          claimed (lib/claims.lua) and stays pending for the
 --                                          caller to park as missing
--- Entries owned by someone else by now, delivered again since (another count), renewed, or not yet
--- past their Retry-After are skipped.
+--   { id, delivery count so far, ms }     where the caller saw it, but its Retry-After has ms to
+--                                          go on Redis' clock: not claimed; the caller times it
+--                                          again for then (its own timer fired in the millisecond
+--                                          before, or its clock runs fast), rather than leaving
+--                                          it to the safety-net poll seconds later
+-- Entries owned by someone else by now, delivered again since (another count) or renewed are
+-- skipped.
 -- Everything that can fail (the stream's and the hash's types, the group) fails in the reads
 -- before the first claim; claims and unhints go in slices, so no page is too long for Lua's stack.
 
@@ -55,9 +60,14 @@ for i = 4, #ARGV, 3 do
   local p = pending[ARGV[i]]
   if p and not seen[ARGV[i]] and p[2] == ARGV[i + 1] and p[4] == tonumber(ARGV[i + 2]) then
     seen[ARGV[i]] = true
-    local hint = hinted and redis.call('HGET', notBefore, ARGV[i])
-    if (not hint) or tonumber(hint) <= now then
+    -- A value that is no time (not a number, NaN) holds nothing: the job is not stuck behind it.
+    local hint = hinted and tonumber(redis.call('HGET', notBefore, ARGV[i]))
+    if (not hint) or hint ~= hint or hint <= now then
       claimable[#claimable + 1] = ARGV[i]
+    else
+      -- At most a week, the longest hint transfer.lua writes (max-retry-after): a value someone
+      -- else wrote in the hash is still an integer reply, never one past 64 bits.
+      taken[#taken + 1] = { ARGV[i], p[4], math.min(hint - now, 604800000) }
     end
   end
 end

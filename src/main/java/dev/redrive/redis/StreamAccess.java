@@ -161,10 +161,16 @@ public class StreamAccess {
     }
 
     /**
-     * What a claim took: the entries claimed, to run, and those trimmed from the stream meanwhile
-     * ({@code gone}: not claimed, still pending, to be parked as missing).
+     * What a claim took: the entries claimed, to run, those trimmed from the stream meanwhile
+     * ({@code gone}: not claimed, still pending, to be parked as missing), and those whose
+     * Retry-After has not passed on Redis' clock ({@code notYet}: not claimed, each with the ms
+     * Redis says it has to go).
      */
-    public record Claimed(List<Entry> entries, List<Seen> gone) {
+    public record Claimed(List<Entry> entries, List<Seen> gone, List<NotYet> notYet) {
+    }
+
+    /** An entry a claim left for later: its id, its delivery count, the ms to its not-before on Redis' clock. */
+    public record NotYet(String id, int deliveryCount, long waitMillis) {
     }
 
     /**
@@ -186,16 +192,17 @@ public class StreamAccess {
                 .map(reply -> {
                     List<Entry> claimed = new ArrayList<>(reply.size());
                     List<Seen> gone = new ArrayList<>();
+                    List<NotYet> notYet = new ArrayList<>();
                     for (Response item : reply) {
                         String id = item.get(0).toString();
                         int count = item.get(1).toInteger();
-                        if (item.get(2).type() == io.vertx.redis.client.ResponseType.MULTI) {
-                            claimed.add(new Entry(id, count, PackedFields.expand(fields(item.get(2).getDelegate()))));
-                        } else {
-                            gone.add(trimmed(item));
+                        switch (item.get(2).type()) {
+                            case MULTI -> claimed.add(new Entry(id, count, PackedFields.expand(fields(item.get(2).getDelegate()))));
+                            case NUMBER -> notYet.add(new NotYet(id, count, item.get(2).toLong()));
+                            default -> gone.add(trimmed(item));
                         }
                     }
-                    return new Claimed(claimed, gone);
+                    return new Claimed(claimed, gone, notYet);
                 });
     }
 

@@ -40,9 +40,9 @@ public interface Timers {
      */
     long elapsedNanos();
 
-    /** {@link #elapsedNanos} in milliseconds. */
+    /** {@link #elapsedNanos} in whole milliseconds, rounded down (System.nanoTime may be negative). */
     default long elapsedMillis() {
-        return elapsedNanos() / 1_000_000;
+        return Math.floorDiv(elapsedNanos(), 1_000_000L);
     }
 
     default long millis() {

@@ -48,6 +48,18 @@ final class DueRetries {
         this.onDue = onDue;
     }
 
+    /**
+     * Now on {@link Timers#elapsedNanos}, rounded up to a whole millisecond: what a wait that Redis
+     * has just started (a hand-over's Retry-After, a not-before claim.lua reported) is timed from.
+     * Redis started the same wait a little earlier, in the script whose answer is now here, so a
+     * timer set from this never fires before the entry's not-before on Redis' clock. Rounded down,
+     * it could fire in the millisecond before, claim.lua would find the retry not due, and (before
+     * claim.lua said how long it still has) the safety-net poll took it a second or more late.
+     */
+    static long waitStart(Timers time) {
+        return -Math.floorDiv(-time.elapsedNanos(), 1_000_000L);
+    }
+
     synchronized void add(List<Waiting> waiting) {
         for (Waiting w : waiting) {
             if (byDue.size() < LIMIT) {

@@ -76,7 +76,7 @@ final class Outcomes {
         this.retries = new Batcher<>(handoffs -> redis.handOver(spec.stream(), spec.group(), Consumers.RETRY,
                 handoffs.stream().map(Handoff::id).toList(), -1, hints(handoffs)).invoke(gone -> {
                     Set<String> trimmedIds = gone.stream().map(StreamAccess.Seen::id).collect(Collectors.toSet());
-                    long now = time.elapsedMillis();
+                    long now = DueRetries.waitStart(time);
                     List<DueRetries.Waiting> waiting = new ArrayList<>(handoffs.size());
                     for (Handoff h : handoffs) {
                         if (trimmedIds.contains(h.id())) {

@@ -39,7 +39,7 @@ import io.vertx.mutiny.core.Vertx;
  */
 final class QueueWorker implements OutcomeListener {
 
-    private static final StreamAccess.Claimed NOTHING = new StreamAccess.Claimed(List.of(), List.of());
+    private static final StreamAccess.Claimed NOTHING = new StreamAccess.Claimed(List.of(), List.of(), List.of());
 
     private final QueueSpec spec;
     private final String consumer;

@@ -29,6 +29,7 @@ final class RetryScheduler {
     private final QueueSpec spec;
     private final PelSweep sweep;
     private final DueRetries due;
+    private final Timers time;
     /** The last look found more due retries than free slots: fill slots as soon as they free up. */
     private volatile boolean dueWaiting;
     /** What the last pending summary said waits under the retry consumer, beyond what {@link #due} times. */
@@ -40,6 +41,7 @@ final class RetryScheduler {
         this.sweep = new PelSweep(redis, time, spec.stream(), spec.group(), Math.max(100, spec.concurrency() * 4),
                 LOG, "looking for due retries of " + spec.stream());
         this.due = new DueRetries(time, this::claimDue);
+        this.time = time;
     }
 
     void start() {
@@ -83,10 +85,28 @@ final class RetryScheduler {
         }
         List<StreamAccess.Seen> seen = new ArrayList<>(taken.size());
         taken.forEach(w -> seen.add(new StreamAccess.Seen(w.id(), Consumers.RETRY, w.attempt(), Duration.ZERO)));
-        worker.claim(seen, Duration.ZERO).subscribe().with(worker::took, error -> LOG.debugf("claiming %d due retries of %s failed (%s); the safety-net poll finds them",
-                        taken.size(), spec.stream(), error.getMessage()));
+        worker.claim(seen, Duration.ZERO).subscribe().with(claimed -> {
+            worker.took(claimed);
+            timeAgain(claimed.notYet());
+        }, error -> LOG.debugf("claiming %d due retries of %s failed (%s); the safety-net poll finds them",
+                taken.size(), spec.stream(), error.getMessage()));
         // An entry the claim skipped was taken by another replica or has moved on since; whoever
         // hands it to the retry consumer next times it again.
+    }
+
+    /**
+     * Retries whose Retry-After had not passed on Redis' clock when their timer here fired: timed
+     * again for when Redis says, so they stay this process's and run then, not when the safety-net
+     * poll next comes round.
+     */
+    private void timeAgain(List<StreamAccess.NotYet> notYet) {
+        if (notYet.isEmpty()) {
+            return;
+        }
+        long from = DueRetries.waitStart(time);
+        List<DueRetries.Waiting> waiting = new ArrayList<>(notYet.size());
+        notYet.forEach(n -> waiting.add(new DueRetries.Waiting(n.id(), n.deliveryCount(), from + n.waitMillis())));
+        due.add(waiting);
     }
 
     private void poll() {

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.redrive.testing.ScriptRedis;
 import io.vertx.redis.client.Response;
+import io.vertx.redis.client.ResponseType;
 
 /**
  * Decisions two processes must agree on are taken on Redis' clock (TIME), never on a clock the
@@ -38,15 +39,53 @@ class RedisClockTest {
         assertEquals(0, redis.call("HLEN", RedisKeys.notBefore(s)).toInteger(), "its hint is spent");
     }
 
-    /** And a replica an hour ahead would run it before the provider's Retry-After. */
+    /**
+     * And a replica an hour ahead would run it before the provider's Retry-After. The claim says
+     * how long the retry still has on Redis' clock, so the caller times it again for then (a
+     * timer that fired in the millisecond before left it to the safety-net poll, a second late).
+     */
     @Test
-    void aRetryBeforeItsNotBeforeOnRedisClockWaitsWhateverTheClaimingProcessThinks() throws Exception {
+    void aRetryBeforeItsNotBeforeOnRedisClockWaitsAndTheClaimSaysForHowLong() throws Exception {
         String s = waitingForRetry();
-        redis.call("HSET", RedisKeys.notBefore(s), "1-1", Long.toString(redisMillis() + HOUR / 2));
+        long before = redisMillis();
+        redis.call("HSET", RedisKeys.notBefore(s), "1-1", Long.toString(before + HOUR / 2));
 
-        Response claimed = claim(s, "early-replica");
+        Response answer = claim(s, "early-replica");
+        long after = redisMillis();
 
-        assertEquals(0, claimed.size(), "not due on Redis' clock");
+        assertEquals(1, answer.size(), "one answer: not due yet");
+        assertEquals("1-1", answer.get(0).get(0).toString());
+        assertEquals(1, answer.get(0).get(1).toInteger(), "its delivery count, unchanged");
+        long left = answer.get(0).get(2).toLong();
+        assertTrue(left <= HOUR / 2 && left >= HOUR / 2 - (after - before), "ms to go on Redis' clock: " + left);
+        assertEquals("[1-1, redrive-retry, 1]", redis.ownerAndCount(s, "g", "1-1"));
+        assertEquals(1, redis.call("HLEN", RedisKeys.notBefore(s)).toInteger(), "its hint stays");
+    }
+
+    /** A hint no one can read as a time (someone else's value) holds nothing: the retry is not stuck behind it. */
+    @Test
+    void aNotBeforeThatIsNoTimeHoldsNothing() throws Exception {
+        for (String value : List.of("nan", "soon")) {
+            String s = waitingForRetry();
+            redis.call("HSET", RedisKeys.notBefore(s), "1-1", value);
+
+            Response claimed = claim(s, "replica");
+
+            assertEquals(1, claimed.size(), value);
+            assertEquals(ResponseType.MULTI, claimed.get(0).get(2).type(), value + ": claimed, with its fields");
+            assertEquals("[1-1, replica, 2]", redis.ownerAndCount(s, "g", "1-1"), value);
+        }
+    }
+
+    /** A hint far past what transfer.lua writes is answered as at most a week, an integer the caller can time. */
+    @Test
+    void aFarNotBeforeIsAnsweredAsAtMostAWeek() throws Exception {
+        String s = waitingForRetry();
+        redis.call("HSET", RedisKeys.notBefore(s), "1-1", "1e300");
+
+        Response answer = claim(s, "replica");
+
+        assertEquals(Duration.ofDays(7).toMillis(), answer.get(0).get(2).toLong());
         assertEquals("[1-1, redrive-retry, 1]", redis.ownerAndCount(s, "g", "1-1"));
     }
 

@@ -12,6 +12,7 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import dev.redrive.redis.RedisKeys;
 import dev.redrive.testing.Await;
 import dev.redrive.testing.Own;
 import dev.redrive.testing.ScriptedHandler;
@@ -90,6 +91,31 @@ class RetryTimingTest {
         assertEquals(List.of(1, 2), attempts.stream().map(ScriptedHandler.Attempt::attempt).toList());
         Duration gap = Duration.between(attempts.get(0).startedAt(), attempts.get(1).startedAt());
         assertTrue(gap.compareTo(Duration.ofSeconds(1)) >= 0, "second attempt " + gap + " after the first");
+        Await.until("the busy job to be acked", () -> pendingOf(busy) == 0);
+    }
+
+    /**
+     * A timer here that fires before the retry's not-before on Redis' clock (in the millisecond
+     * before it, or on a process whose clock runs fast) finds it not due: claim.lua answers how long
+     * it still has, and the process times it again for then. Before, the claim skipped it and only
+     * the safety-net poll took it, a second or more late (an hour here). The test moves the
+     * not-before 2 s past what the hand-over wrote, so the timer set for the 3 s Retry-After fires
+     * 2 s early on Redis' clock.
+     */
+    @Test
+    void aRetryRedisSaysIsNotDueYetIsTimedAgainForWhenItIs() {
+        String busy = timed.add(Map.of("kind", "busy:3"));
+        String hints = RedisKeys.notBefore(timed.stream());
+        Await.until("the busy job to wait for its retry, its not-before written",
+                () -> pendingUnder(Consumers.RETRY, busy) == 1 && timed.redis().execute("HGET", hints, busy) != null);
+        long later = Long.parseLong(timed.redis().execute("HGET", hints, busy).toString()) + 2_000;
+        timed.redis().execute("HSET", hints, busy, Long.toString(later));
+
+        Await.until("the busy job's second attempt to succeed", () -> handler.completions(timed.jobId(busy)) == 1);
+        List<ScriptedHandler.Attempt> attempts = handler.attemptsOf(timed.jobId(busy));
+        assertEquals(List.of(1, 2), attempts.stream().map(ScriptedHandler.Attempt::attempt).toList());
+        assertTrue(attempts.get(1).startedAt().toEpochMilli() >= later,
+                "second attempt at " + attempts.get(1).startedAt().toEpochMilli() + ", not before " + later);
         Await.until("the busy job to be acked", () -> pendingOf(busy) == 0);
     }
 
