@@ -65,9 +65,10 @@ for i = 4, #ARGV, 3 do
     if (not hint) or hint ~= hint or hint <= now then
       claimable[#claimable + 1] = ARGV[i]
     else
-      -- At most a week, the longest hint transfer.lua writes (max-retry-after): a value someone
-      -- else wrote in the hash is still an integer reply, never one past 64 bits.
-      taken[#taken + 1] = { ARGV[i], p[4], math.min(hint - now, 604800000) }
+      -- Whole ms, rounded up (a reply truncates a fraction, and a wait answered short would only
+      -- come back here), at most a week, the longest hint transfer.lua writes (max-retry-after):
+      -- a value someone else wrote in the hash is still an integer reply, never one past 64 bits.
+      taken[#taken + 1] = { ARGV[i], p[4], math.min(math.ceil(hint - now), 604800000) }
     end
   end
 end

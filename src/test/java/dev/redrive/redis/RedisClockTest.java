@@ -77,6 +77,23 @@ class RedisClockTest {
         }
     }
 
+    /** A not-before between two milliseconds (someone else's value) is answered rounded up, never short of it. */
+    @Test
+    void aNotBeforeBetweenMillisecondsIsAnsweredRoundedUp() throws Exception {
+        String s = waitingForRetry();
+        // Exact only when Redis' clock stays in one millisecond from before to after: tried until it does.
+        for (int tries = 0; tries < 100; tries++) {
+            long before = redisMillis();
+            redis.call("HSET", RedisKeys.notBefore(s), "1-1", (before + 1_000) + ".5");
+            Response answer = claim(s, "replica");
+            if (redisMillis() == before) {
+                assertEquals(1_001, answer.get(0).get(2).toLong(), "1,000.5 ms to go, answered whole");
+                return;
+            }
+        }
+        throw new AssertionError("Redis' clock never stayed in one millisecond for three calls");
+    }
+
     /** A hint far past what transfer.lua writes is answered as at most a week, an integer the caller can time. */
     @Test
     void aFarNotBeforeIsAnsweredAsAtMostAWeek() throws Exception {
