@@ -4,7 +4,7 @@
 # prints one JSON line per measurement and a summary table. See bench/README.md.
 #
 # Usage: bench/run.sh [--jobs N] [--reps R] [--only LIST] [--concurrency C] [--peers]
-#   --jobs N         success-path jobs (default 200000); failure path N/10, replay N/2, HTTP N/4
+#   --jobs N         success-path jobs (default 200000); failure path N/2, replay N/2, HTTP N/4
 #   --reps R         timed repetitions of the success and cost-growth runs, interleaved (default 5)
 #   --only LIST      comma list of: success,growth,failure,replay,latency,http,traced,console, and issue 12's
 #                    manyqueues,idle,punctuality,httpceiling (Scale; "scale" = those four) (default all);
