@@ -10,8 +10,8 @@ import io.vertx.redis.client.Response;
 final class FailurePath {
 
     /**
-     * Failing jobs parked before the timed runs (see {@link #run}): at least 100,000, as the success
-     * path's warm-up, since a failing job runs four scripts' worth of the service's code, not one.
+     * Failing jobs parked before the timed runs (see {@link #run}), at least: a failing job runs four
+     * scripts' worth of the service's code where a succeeding one runs one, so it needs more to compile.
      */
     static final int WARM_UP_FAILURES = 100_000;
 
