@@ -10,7 +10,8 @@ import dev.redrive.retry.FailureKind;
 
 /**
  * A queue's provider outage as one process saw it end: from the first transient failure after the
- * queue's last success until its circuit breaker closed again. worker/Workers reports it (a CDI
+ * queue's last success until it was over: its circuit breaker closed again and a call succeeded
+ * since it opened, whichever came later. worker/Workers reports it (a CDI
  * event) when a circuit that was open closes; redrive/OutageProposals proposes the redrive of what
  * it parked (README, "After an outage").
  * <p>
@@ -22,7 +23,7 @@ import dev.redrive.retry.FailureKind;
  * @param errorTypes how many transient failures of each error type the outage saw, in the order
  *                   first seen (at most a few types; the rest counted under {@link #OTHER})
  */
-public record Outage(QueueSpec queue, long firstFailureNanos, long closedNanos, Map<String, Integer> errorTypes) {
+public record Outage(QueueSpec queue, long firstFailureNanos, long endedNanos, Map<String, Integer> errorTypes) {
 
     /** Where error types past the first few are counted. */
     public static final String OTHER = "other";

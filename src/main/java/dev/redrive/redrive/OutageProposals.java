@@ -32,8 +32,8 @@ import io.smallrye.context.api.ManagedExecutorConfig;
  * exhausted (README, "After an outage"): a proposal by {@link Proposal#REDRIVE}, which waits for
  * an operator's approval like any other (four eyes; require-approval or not, nothing starts by
  * itself), holding the ids of the queue's {@code exhausted} dead letters parked from the outage's
- * first failure until its circuit closed: a frozen set, never its terminal failures (a redrive
- * can't help those) nor anything parked later. One proposal per outage however many replicas saw
+ * first failure until it was over (its circuit closed and a call succeeded since): a frozen set,
+ * never its terminal failures (a redrive can't help those) nor anything parked later. One proposal per outage however many replicas saw
  * it end: outage-propose.lua checks and stores in one step (ProposalWrites#createOnce).
  * <p>
  * The worker reports the outage on the thread its breaker called back on; the proposal is made on
@@ -56,8 +56,8 @@ public class OutageProposals {
     static final int TRIES = 4;
     static final Duration FIRST_WAIT = Duration.ofSeconds(2);
 
-    /** The outage on Redis' clock, epoch ms: its first failure and when its circuit closed. */
-    record Window(long first, long closed) {
+    /** The outage on Redis' clock, epoch ms: its first failure and when it was over. */
+    record Window(long first, long ended) {
     }
 
     /** Quarkus builds and shuts it down; a proposal takes no context of the worker that reported it. */
@@ -125,8 +125,8 @@ public class OutageProposals {
         String dlq = queue.deadLetters();
         Window window = window(outage);
         List<String> ids = exhausted(outage, window, MAX_IDS + 1);
-        String seen = "from its first failure at " + Instant.ofEpochMilli(window.first()) + " until its circuit closed at "
-                + Instant.ofEpochMilli(window.closed()) + " (Redis' clock)";
+        String seen = "from its first failure at " + Instant.ofEpochMilli(window.first()) + " until it was over at "
+                + Instant.ofEpochMilli(window.ended()) + " (Redis' clock)";
         if (ids.isEmpty()) {
             // Nothing is recorded either: another replica whose outage overlaps this one may have
             // seen a job exhausted outside this replica's window, and still proposes it.
@@ -141,7 +141,7 @@ public class OutageProposals {
         Proposal draft = Proposal.made(UUID.randomUUID().toString(), dlq, spec, Proposal.REDRIVE, writes.until(dlq),
                 held.size(), true);
         ScriptReply reply = writes.createOnce(draft, RedisKeys.proposedOutages(dlq, queue.name()), window.first(),
-                window.closed());
+                window.ended());
         switch (reply.code()) {
             case CREATED -> {
                 Proposal proposal = writes.stored(draft, reply);
@@ -163,15 +163,15 @@ public class OutageProposals {
      * monotonic clock, read around the TIME call (its middle is when Redis read its clock, as near
      * as this process can tell). Never this process's wall clock, which may be off Redis' by hours,
      * while the dead letters' ids are Redis' milliseconds. The first failure is rounded down and the
-     * close up (TIME is cut to the millisecond), so a job parked in the same millisecond as either is in.
+     * end up (TIME is cut to the millisecond), so a job parked in the same millisecond as either is in.
      */
     private Window window(Outage outage) {
         long before = time.elapsedNanos();
         long redisNow = wait.on(redisTime.now()).toEpochMilli();
         long at = before + (time.elapsedNanos() - before) / 2;
         long sinceFirst = -Math.floorDiv(outage.firstFailureNanos() - at, 1_000_000L);
-        long sinceClosed = Math.floorDiv(at - outage.closedNanos(), 1_000_000L);
-        return new Window(redisNow - sinceFirst, redisNow - sinceClosed);
+        long sinceEnded = Math.floorDiv(at - outage.endedNanos(), 1_000_000L);
+        return new Window(redisNow - sinceFirst, redisNow - sinceEnded);
     }
 
     /**
@@ -181,7 +181,7 @@ public class OutageProposals {
      */
     private List<String> exhausted(Outage outage, Window window, int max) {
         String dlq = outage.queue().deadLetters();
-        String last = window.closed() + "-" + Long.toUnsignedString(-1L);
+        String last = window.ended() + "-" + Long.toUnsignedString(-1L);
         String after = (window.first() - 1) + "-" + Long.toUnsignedString(-1L);
         List<String> ids = new ArrayList<>();
         while (after != null) {

@@ -53,14 +53,14 @@ class ProposalWrites {
 
     /**
      * Stores {@code draft} (outage-propose.lua) unless an outage recorded in {@code outages} that
-     * overlaps this one, from {@code first} to {@code closed} (epoch ms, Redis' clock), has its
+     * overlaps this one, from {@code first} to {@code ended} (epoch ms, Redis' clock), has its
      * proposal: CREATED, PROPOSED_BEFORE (nothing written), or WRONG_TYPE (nothing written). An
      * outage is remembered as long as a proposal waits for its decision.
      */
-    ScriptReply createOnce(Proposal draft, String outages, long first, long closed) {
+    ScriptReply createOnce(Proposal draft, String outages, long first, long ended) {
         List<String> keys = new ArrayList<>(keys(draft));
         keys.add(outages);
-        List<String> own = List.of(Long.toString(first), Long.toString(closed),
+        List<String> own = List.of(Long.toString(first), Long.toString(ended),
                 Long.toString(config.proposals().ttl().toMillis()));
         return wait.on(scripts.call(LuaScripts.Script.OUTAGE_PROPOSE, keys, args(draft, own)));
     }

@@ -14,11 +14,12 @@ import dev.redrive.time.Timers;
  * over. The breaker opens only after a window of failed calls, and the jobs an outage exhausts are
  * mostly parked in that window, before it opens: so the outage begins at the first transient
  * failure after the last success (a call that failed and could have worked later), not when the
- * breaker opened. It ends when the circuit closes, but is over only once a call succeeded since
- * the circuit last opened: the breaker counts a refused job (a terminal failure, which the
- * provider may answer, or an unsendable job it never sees) as a success, so a probe of one closes
- * it though the provider may still be down; the failures after it open it again, and the outage
- * goes on, one outage still. Terminal failures neither begin nor end it, and calls never made
+ * breaker opened. It is over once the circuit closed and a call succeeded since the circuit last
+ * opened, and ends at the later of the two: the breaker counts a refused job (a terminal failure,
+ * which the provider may answer, or an unsendable job it never sees) as a success, so a probe of
+ * one closes it though the provider may still be down; the failures after it open it again, and
+ * the outage goes on, one outage still, or they are too few to open it, and the jobs they exhaust
+ * until the first success are the outage's too. Terminal failures neither begin nor end it, and calls never made
  * (circuit open, bulkhead full) say nothing about the provider.
  * <p>
  * Times are {@link Timers#elapsedNanos}: the monotonic clock, which a wall clock set back can't
@@ -112,12 +113,17 @@ final class OutageWatch {
         report(over);
     }
 
-    /** The outage, if it is over (closed, and a call succeeded since it opened), and a watch that starts afresh. */
+    /**
+     * The outage, if it is over (closed, and a call succeeded since it opened), and a watch that
+     * starts afresh. It ends now, when the later of the two came: after a close no success
+     * confirmed (a refused probe), the provider may have failed jobs until the success, and those
+     * were exhausted by this outage too.
+     */
     private Outage over() {
         if (closedAt == NONE || !answered) {
             return null;
         }
-        Outage over = new Outage(queue, outageStart, closedAt, errorTypes);
+        Outage over = new Outage(queue, outageStart, time.elapsedNanos(), errorTypes);
         outageStart = NONE;
         closedAt = NONE;
         answered = false;

@@ -17,9 +17,9 @@ import dev.redrive.testing.SteppableTimers;
 
 /**
  * When an outage began and ended, as the watch reports it once it is over: from the first
- * transient failure after the last success to the close of the circuit that a success confirms,
- * on the monotonic clock; terminal failures and calls never made neither begin nor end it, and a
- * close no success confirms (a refused job as the probe) ends nothing.
+ * transient failure after the last success until the circuit closed and a success confirmed it,
+ * whichever came later, on the monotonic clock; terminal failures and calls never made neither
+ * begin nor end it, and a close no success confirms (a refused job as the probe) ends nothing.
  */
 class OutageWatchTest {
 
@@ -50,7 +50,7 @@ class OutageWatchTest {
     String theOutage() {
         assertEquals(1, reported.size(), "outages reported: " + reported);
         Outage o = reported.get(0);
-        return at(o.firstFailureNanos()) + "-" + at(o.closedNanos()) + " s " + o.errorTypes();
+        return at(o.firstFailureNanos()) + "-" + at(o.endedNanos()) + " s " + o.errorTypes();
     }
 
     @Test
@@ -93,6 +93,23 @@ class OutageWatchTest {
         watch.closed();
 
         assertEquals("0-3 s {http-503=2}", theOutage());
+    }
+
+    @Test
+    void anOutageThatARefusedProbeClosedEndsAtItsFirstSuccess() {
+        watch.attempted(transientOf("http-503")); // 0 s
+        watch.opened();
+        second();
+        watch.attempted(REFUSED); // 1 s: the probe was a job the provider refuses: the breaker closes
+        watch.closed();
+        second();
+        // 2 s: too few failures to open it again, but they may exhaust jobs: the outage goes on
+        watch.attempted(transientOf("http-503"));
+        second();
+        second();
+        watch.attempted(null); // 4 s: the provider answers
+
+        assertEquals("0-4 s {http-503=2}", theOutage());
     }
 
     @Test
