@@ -55,8 +55,11 @@ final class Latency {
         }
     }
 
-    /** XADDs at a steady `rate`, a few each millisecond, each stamped with its send time in epoch µs. */
-    private static long produce(RawRedis producer, int rate, int seconds, boolean stamped) throws Exception {
+    /**
+     * XADDs at a steady `rate`, a few each millisecond, each stamped with its send time in epoch µs;
+     * the warm-up's (not {@code measured}) marked so the handler records them apart, by the same code.
+     */
+    private static long produce(RawRedis producer, int rate, int seconds, boolean measured) throws Exception {
         AtomicLong sent = new AtomicLong();
         long total = (long) rate * seconds;
         CompletableFuture<Void> done = new CompletableFuture<>();
@@ -66,8 +69,9 @@ final class Latency {
             while (sent.get() < due) {
                 Instant now = Instant.now();
                 long micros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
-                producer.send(Request.cmd(Command.XADD).arg(Harness.STREAM).arg("*").arg(stamped ? "sent-at-us" : "warm-up")
-                        .arg(Long.toString(micros)).arg("payload").arg("{\"job\":" + sent.get() + "}"));
+                Request xadd = Request.cmd(Command.XADD).arg(Harness.STREAM).arg("*").arg("sent-at-us")
+                        .arg(Long.toString(micros)).arg("payload").arg("{\"job\":" + sent.get() + "}");
+                producer.send(measured ? xadd : xadd.arg("warm-up").arg("1"));
                 sent.incrementAndGet();
             }
             if (sent.get() >= total) {
