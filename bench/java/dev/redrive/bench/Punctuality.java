@@ -56,11 +56,11 @@ final class Punctuality {
                 Double v = labelled(metrics, lateness + "{", "quantile=\"" + q + "\"");
                 m.put("lateness_p" + q.substring(2) + (q.equals("0.5") ? "0" : "") + "_ms", v == null ? null : Figures.round2(v * 1000));
             }
-            Double max = labelled(metrics, lateness + "_max{", null);
+            Double max = labelled(metrics, lateness + "{", "quantile=\"1\"");
             m.put("lateness_max_ms", max == null ? null : Figures.round2(max * 1000));
-            Double count = labelled(metrics, lateness + "_count{", null);
+            Double count = labelled(metrics, "redrive_bench_retry_lateness_recorded{", null);
             m.put("recorded", count == null ? 0 : count.longValue());
-            Double early = labelled(metrics, "redrive_bench_retry_early_total{", null);
+            Double early = labelled(metrics, "redrive_bench_retry_early{", null);
             m.put("early", early == null ? 0 : early.longValue());
             m.put("seconds", Figures.round3(seconds));
             m.put("redis_cpu_us_per_job", Figures.round2(redisCpuS * 1e6 / jobs));
@@ -93,9 +93,9 @@ final class Punctuality {
             Double v = labelled(metrics, lateness + "{", "quantile=\"" + q + "\"", "warm-up");
             m.put("lateness_p" + q.substring(2) + (q.equals("0.5") ? "0" : "") + "_ms", v == null ? null : Figures.round2(v * 1000));
         }
-        Double max = labelled(metrics, lateness + "_max{", null, "warm-up");
+        Double max = labelled(metrics, lateness + "{", "quantile=\"1\"", "warm-up");
         m.put("lateness_max_ms", max == null ? null : Figures.round2(max * 1000));
-        Double early = labelled(metrics, "redrive_bench_retry_early_total{", null, "warm-up");
+        Double early = labelled(metrics, "redrive_bench_retry_early{", null, "warm-up");
         m.put("early", early == null ? 0 : early.longValue());
         m.put("target", "p99 <= 20 ms");
         m.putAll(waits);

@@ -3,9 +3,14 @@ package dev.redrive.demo;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -13,7 +18,7 @@ import jakarta.inject.Inject;
 import dev.redrive.job.Job;
 import dev.redrive.job.JobFailedException;
 import dev.redrive.job.JobHandler;
-import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.smallrye.common.annotation.Identifier;
@@ -117,13 +122,18 @@ public final class BenchHandlers {
     /**
      * Fails a job's first attempt with a Retry-After hint of {@value #RETRY_AFTER_MS} milliseconds
      * (a field of the job) and completes its second: the retry-punctuality measurement. On the
-     * second attempt it records how late it started, start minus (first attempt + hint), into the
-     * Micrometer timer {@code redrive.bench.retry.lateness} tagged with the job's {@value #RUN} field
-     * (so warm-up jobs are kept apart); a start before that is counted in
-     * {@code redrive.bench.retry.early}. The first attempt's start is earlier than the hand-off to
-     * the retry consumer the service times the wait from, so the lateness recorded is an upper
-     * bound of start minus due. Both attempts must run in this process to be recorded; a job
-     * without the field completes at once.
+     * second attempt it records how late it started, start minus (first attempt + hint), apart for
+     * each value of the job's {@value #RUN} field (so warm-up jobs are kept apart); a start before
+     * that is counted as early. The first attempt's start is earlier than the hand-off to the retry
+     * consumer the service times the wait from, so the lateness recorded is an upper bound of start
+     * minus due. Both attempts must run in this process to be recorded; a job without the field
+     * completes at once.
+     * <p>
+     * A record is a store into an array ({@link Lateness}), its quantiles computed when scraped: a
+     * Micrometer timer with percentiles ran a cold histogram and a meter look-up per job on the
+     * event loop, in a fresh process's first second exactly when the measurement is taken.
+     * Scraped as gauges: {@code redrive_bench_retry_lateness_seconds{quantile, run}} (quantile 1 is
+     * the max), {@code redrive_bench_retry_lateness_recorded{run}}, {@code redrive_bench_retry_early{run}}.
      */
     @ApplicationScoped
     @Identifier("retry-once")
@@ -134,12 +144,14 @@ public final class BenchHandlers {
         /** Jobs waiting for their second attempt are remembered up to this many; the bench has 10,000. */
         private static final int REMEMBERED = 1_000_000;
         private static final Uni<Void> DONE = Uni.createFrom().voidItem();
+        private static final List<String> QUANTILES = List.of("0.5", "0.99", "0.999", "1");
 
         @Inject
         MeterRegistry registry;
 
         /** Job id to the nanoTime its second attempt is due, at the earliest. */
         private final Map<String, Long> due = new ConcurrentHashMap<>();
+        private final Map<String, Lateness> runs = new ConcurrentHashMap<>();
 
         @Override
         public Uni<Void> handle(Job job) {
@@ -148,7 +160,6 @@ public final class BenchHandlers {
             if (hint == null) {
                 return DONE;
             }
-            String run = job.text(RUN).orElse("none");
             if (job.attempt() == 1) {
                 long wait = Long.parseLong(new String(hint, StandardCharsets.US_ASCII));
                 if (due.size() < REMEMBERED) {
@@ -159,22 +170,64 @@ public final class BenchHandlers {
             }
             Long at = due.remove(job.jobId());
             if (at != null) {
-                if (now < at) {
-                    Counter.builder("redrive.bench.retry.early")
-                            .description("Bench only: second attempts that started before first attempt + Retry-After")
-                            .tag(RUN, run).register(registry).increment();
-                } else {
-                    Timer.builder("redrive.bench.retry.lateness")
-                            .description("Bench only: second attempt's start minus (first attempt's start + Retry-After)")
-                            .tag(RUN, run)
-                            .publishPercentiles(0.5, 0.99, 0.999)
-                            .percentilePrecision(3)
-                            .distributionStatisticExpiry(Duration.ofMinutes(10))
-                            .distributionStatisticBufferLength(1)
-                            .register(registry).record(now - at, TimeUnit.NANOSECONDS);
-                }
+                runs.computeIfAbsent(job.text(RUN).orElse("none"), this::lateness).record(now - at);
             }
             return DONE;
+        }
+
+        /** A run's record, its gauges registered once, when its first second attempt is recorded. */
+        private Lateness lateness(String run) {
+            Lateness lateness = new Lateness();
+            for (String q : QUANTILES) {
+                Gauge.builder("redrive.bench.retry.lateness.seconds", lateness, l -> l.quantileSeconds(Double.parseDouble(q)))
+                        .description("Bench only: second attempt's start minus (first attempt's start + Retry-After)")
+                        .tags(RUN, run, "quantile", q).register(registry);
+            }
+            Gauge.builder("redrive.bench.retry.lateness.recorded", lateness, l -> l.recorded())
+                    .description("Bench only: second attempts recorded").tag(RUN, run).register(registry);
+            Gauge.builder("redrive.bench.retry.early", lateness, l -> l.early.get())
+                    .description("Bench only: second attempts that started before first attempt + Retry-After")
+                    .tag(RUN, run).register(registry);
+            return lateness;
+        }
+    }
+
+    /** One run's lateness, every value kept (up to {@link #MAX}): exact quantiles, nothing to warm up. */
+    static final class Lateness {
+
+        static final int MAX = 100_000;
+        private final AtomicLongArray nanos = new AtomicLongArray(MAX);
+        private final AtomicInteger count = new AtomicInteger();
+        final AtomicLong early = new AtomicLong();
+
+        /** A start {@code late} ns after it was due; a negative one is early, and counted as such. */
+        void record(long late) {
+            if (late < 0) {
+                early.incrementAndGet();
+                return;
+            }
+            int i = count.getAndIncrement();
+            if (i < MAX) {
+                nanos.set(i, late);
+            }
+        }
+
+        int recorded() {
+            return Math.min(count.get(), MAX);
+        }
+
+        /** The {@code q} quantile (nearest rank), in seconds; NaN before any record. */
+        double quantileSeconds(double q) {
+            int n = recorded();
+            if (n == 0) {
+                return Double.NaN;
+            }
+            long[] sorted = new long[n];
+            for (int i = 0; i < n; i++) {
+                sorted[i] = nanos.get(i);
+            }
+            Arrays.sort(sorted);
+            return sorted[Math.max(0, (int) Math.ceil(q * n) - 1)] / 1e9;
         }
     }
 }
