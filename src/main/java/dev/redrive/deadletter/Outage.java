@@ -11,9 +11,8 @@ import dev.redrive.retry.FailureKind;
 /**
  * A queue's provider outage as one process saw it end: from the first transient failure after the
  * queue's last success until it was over: its circuit breaker closed again and a call succeeded
- * since it opened, whichever came later. worker/Workers reports it (a CDI
- * event) when a circuit that was open closes; redrive/OutageProposals proposes the redrive of what
- * it parked (README, "After an outage").
+ * since it opened, whichever came later. worker/Workers reports it (a CDI event) then;
+ * redrive/OutageProposals proposes the redrive of what it parked (README, "After an outage").
  * <p>
  * The two moments are on the reporting process's monotonic clock ({@code time/Timers.elapsedNanos}),
  * not a wall clock: whoever acts on them turns them into Redis' time (its TIME less the time

@@ -179,7 +179,8 @@ public final class BenchHandlers {
         private Lateness lateness(String run) {
             Lateness lateness = new Lateness();
             for (String q : QUANTILES) {
-                Gauge.builder("redrive.bench.retry.lateness.seconds", lateness, l -> l.quantileSeconds(Double.parseDouble(q)))
+                double quantile = Double.parseDouble(q);
+                Gauge.builder("redrive.bench.retry.lateness.seconds", lateness, l -> l.quantileSeconds(quantile))
                         .description("Bench only: second attempt's start minus (first attempt's start + Retry-After)")
                         .tags(RUN, run, "quantile", q).register(registry);
             }

@@ -33,8 +33,9 @@ import io.smallrye.context.api.ManagedExecutorConfig;
  * an operator's approval like any other (four eyes; require-approval or not, nothing starts by
  * itself), holding the ids of the queue's {@code exhausted} dead letters parked from the outage's
  * first failure until it was over (its circuit closed and a call succeeded since): a frozen set,
- * never its terminal failures (a redrive can't help those) nor anything parked later. One proposal per outage however many replicas saw
- * it end: outage-propose.lua checks and stores in one step (ProposalWrites#createOnce).
+ * never its terminal failures (a redrive can't help those) nor anything parked later. One
+ * proposal per outage however many replicas saw it end: outage-propose.lua checks and stores in
+ * one step (ProposalWrites#createOnce).
  * <p>
  * The worker reports the outage on the thread its breaker called back on; the proposal is made on
  * a thread of Quarkus' managed executor, so a slow or absent Redis never holds a queue. A failure
