@@ -19,8 +19,8 @@ import dev.redrive.time.Timers;
  * which the provider may answer, or an unsendable job it never sees) as a success, so a probe of
  * one closes it though the provider may still be down; the failures after it open it again, and
  * the outage goes on, one outage still, or they are too few to open it, and the jobs they exhaust
- * until the first success are the outage's too. Terminal failures neither begin nor end it, and calls never made
- * (circuit open, bulkhead full) say nothing about the provider.
+ * until the first success are the outage's too. Terminal failures neither begin nor end it, and
+ * calls never made (circuit open, bulkhead full) say nothing about the provider.
  * <p>
  * Times are {@link Timers#elapsedNanos}: the monotonic clock, which a wall clock set back can't
  * move. Attempts end on event-loop threads and the breaker reports on others: one at a time; the
@@ -41,8 +41,8 @@ final class OutageWatch {
     private Map<String, Integer> errorTypes = new LinkedHashMap<>();
     /** When the open circuit's outage began; {@link #NONE} when there is none. */
     private long outageStart = NONE;
-    /** When the circuit last closed, while no success since it last opened confirms it; else {@link #NONE}. */
-    private long closedAt = NONE;
+    /** The circuit closed since it last opened (a success may still have to confirm it). */
+    private boolean closed;
     /** A call succeeded since the circuit last opened. */
     private boolean answered;
     /** Read on every success without the lock: while nothing failed, a success changes nothing. */
@@ -95,7 +95,7 @@ final class OutageWatch {
         if (outageStart == NONE) {
             outageStart = streakStart != NONE ? streakStart : time.elapsedNanos();
         }
-        closedAt = NONE;
+        closed = false;
         answered = false;
         failing = true;
     }
@@ -107,7 +107,7 @@ final class OutageWatch {
             if (outageStart == NONE) {
                 return;
             }
-            closedAt = time.elapsedNanos();
+            closed = true;
             over = over();
         }
         report(over);
@@ -120,12 +120,12 @@ final class OutageWatch {
      * were exhausted by this outage too.
      */
     private Outage over() {
-        if (closedAt == NONE || !answered) {
+        if (!closed || !answered) {
             return null;
         }
         Outage over = new Outage(queue, outageStart, time.elapsedNanos(), errorTypes);
         outageStart = NONE;
-        closedAt = NONE;
+        closed = false;
         answered = false;
         streakStart = NONE;
         errorTypes = new LinkedHashMap<>();
