@@ -50,14 +50,19 @@ final class DueRetries {
 
     /**
      * Now on {@link Timers#elapsedNanos}, rounded up to a whole millisecond: what a wait that Redis
-     * has just started (a hand-over's Retry-After, a not-before claim.lua reported) is timed from.
+     * has just started (a not-before claim.lua reported) is timed from.
      * Redis started the same wait a little earlier, in the script whose answer is now here, so a
      * timer set from this never fires before the entry's not-before on Redis' clock. Rounded down,
      * it could fire in the millisecond before, claim.lua would find the retry not due, and (before
      * claim.lua said how long it still has) the safety-net poll took it a second or more late.
      */
     static long waitStart(Timers time) {
-        return -Math.floorDiv(-time.elapsedNanos(), 1_000_000L);
+        return ceilMillis(time.elapsedNanos());
+    }
+
+    /** {@link Timers#elapsedNanos} in whole milliseconds, rounded up. */
+    static long ceilMillis(long nanos) {
+        return -Math.floorDiv(-nanos, 1_000_000L);
     }
 
     synchronized void add(List<Waiting> waiting) {

@@ -13,7 +13,8 @@ import dev.redrive.time.Timers;
 /**
  * Moves failed jobs from "waiting for retry" back to running once their backoff has passed.
  * Waiting entries sit under {@link Consumers#RETRY}; their attempt count is their delivery count
- * and their wait started when they were handed over, so the due time needs no extra state in Redis.
+ * and their wait started when they failed (the process that handed them over times it from then;
+ * the safety net from the hand-over, by their idle time), so the due time needs no extra state in Redis.
  * <p>
  * Two ways find a due retry. This process knows the due time of every job it handed over itself
  * ({@link #handedOver}): a timer claims each when it is due, however many wait, without polling.

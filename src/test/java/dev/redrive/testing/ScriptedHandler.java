@@ -25,7 +25,9 @@ import io.smallrye.mutiny.Uni;
  * {@code flaky:N} (fails its first N attempts), {@code poison} (always transient),
  * {@code terminal}, {@code slow:MS} (succeeds after MS milliseconds), {@code slow-fail:MS} (fails,
  * transiently, after MS milliseconds), {@code busy:S} (fails its
- * first attempt as a busy provider does, asking to wait S seconds, then succeeds). It records every attempt
+ * first attempt as a busy provider does, asking to wait S seconds, then succeeds), {@code hog:MS}
+ * (holds the thread it is called on, the event loop, MS milliseconds, as a cold or starved process
+ * does in smaller pieces, then succeeds). It records every attempt
  * and the most attempts of one job that ever ran at once.
  */
 @ApplicationScoped
@@ -80,6 +82,12 @@ public class ScriptedHandler implements JobHandler {
         } else if (kind.startsWith("slow-fail:")) {
             outcome = Uni.createFrom().voidItem().onItem().delayIt().by(Duration.ofMillis(Long.parseLong(kind.substring(10))))
                     .onItem().failWith(() -> new IllegalStateException("provider answered 503 after a long wait"));
+        } else if (kind.startsWith("hog:")) {
+            long until = System.nanoTime() + Duration.ofMillis(Long.parseLong(kind.substring(4))).toNanos();
+            while (System.nanoTime() < until) {
+                Thread.onSpinWait();
+            }
+            outcome = Uni.createFrom().voidItem();
         } else if (kind.startsWith("slow:")) {
             outcome = Uni.createFrom().voidItem().onItem()
                     .delayIt().by(Duration.ofMillis(Long.parseLong(kind.substring(5))));

@@ -119,6 +119,38 @@ class RetryTimingTest {
         Await.until("the busy job to be acked", () -> pendingOf(busy) == 0);
     }
 
+    /**
+     * A Retry-After counts from when the job failed, not from when its hand-over reached Redis: the
+     * busy job's hand-over is held 2 s by the job read with it, which holds the event loop (a cold
+     * or starved process does so in smaller pieces, issue 37), and its not-before is still its
+     * first attempt plus the 5 s it asked for, never before, and not 2 s later. Redis' clock and the
+     * handler's are this host's: the margin on each side is a second.
+     */
+    @Test
+    void aRetryAfterCountsFromTheFailureNotFromTheHandOver() {
+        // One script adds both, so one read brings them and the busy job runs first, in the same turn.
+        List<String> ids = new ArrayList<>();
+        timed.redis().execute("EVAL", """
+                return { redis.call('XADD', KEYS[1], '*', 'kind', ARGV[1]), redis.call('XADD', KEYS[1], '*', 'kind', ARGV[2]) }""",
+                "1", timed.stream(), "busy:5", "hog:2000").forEach(r -> ids.add(r.toString()));
+        String busy = ids.get(0);
+        String hints = RedisKeys.notBefore(timed.stream());
+        Await.until("the busy job to wait for its retry, its not-before written",
+                () -> pendingUnder(Consumers.RETRY, busy) == 1 && timed.redis().execute("HGET", hints, busy) != null);
+        long failed = handler.attemptsOf(timed.jobId(busy)).get(0).startedAt().toEpochMilli();
+        long notBefore = Long.parseLong(timed.redis().execute("HGET", hints, busy).toString());
+        // The premise: the hand-over ran (its XCLAIM restarted the entry's idle time) after the hog.
+        var time = timed.redis().execute("TIME");
+        long redisNow = time.get(0).toLong() * 1000 + time.get(1).toLong() / 1000;
+        long handedOver = redisNow - timed.redis().execute("XPENDING", timed.stream(), timed.group(), busy, busy, "1")
+                .get(0).get(2).toLong();
+        assertTrue(handedOver >= failed + 1_900, "handed over " + (handedOver - failed) + " ms after the failure");
+        assertTrue(notBefore >= failed + 5_000, "not-before " + (notBefore - failed) + " ms after the failure");
+        assertTrue(notBefore < failed + 6_000, "not-before " + (notBefore - failed) + " ms after the failure");
+        Await.until("the busy job's second attempt to succeed", () -> handler.completions(timed.jobId(busy)) == 1);
+        Await.until("the busy job to be acked", () -> pendingOf(busy) == 0);
+    }
+
     @Test
     void aRetryDueAtOnceRunsAgainWithItsAttemptCountedInRedis() {
         String flaky = atonce.add(Map.of("kind", "flaky:2"));
