@@ -105,9 +105,21 @@ class LargeValuesIT {
                 assertEquals(200, get(http, entry).statusCode(), "a later read is answered");
                 assertEquals(200, http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + redrive.managementPort()
                         + "/q/health/ready")).build(), HttpResponse.BodyHandlers.discarding()).statusCode());
-                long after = heapAfterGc(redrive);
-                assertTrue(after <= before + 16 * 1024 * 1024,
-                        "the heap after a GC is back near its level before the reads: " + before + " then " + after);
+                // Awaited, not read once: the Redis client keeps each connection's last reply in its
+                // read buffer until that connection reads again (vertx-redis-client's ReadableBuffer;
+                // up to twice a 1 MiB slice each), so right after the reads the heap can stand
+                // 17-20 MB over its level (three runs in four on one box) and falls back within a
+                // second or two as the connections are used. What a read keeps for good never does,
+                // but the level before already holds the parked job's own read (13 MB over the idle
+                // service on that box), so only a kept 16 MiB or more over it shows (a test leak of
+                // 23 MB, two whole values, passed): this pins "not one value per reader", no finer.
+                long[] after = {Long.MAX_VALUE};
+                try {
+                    Await.until("the heap after a GC back within 16 MiB of its level before the reads, " + before,
+                            () -> (after[0] = heapAfterGc(redrive)) <= before + 16 * 1024 * 1024);
+                } catch (AssertionError e) {
+                    throw new AssertionError(e.getMessage() + "; the last: " + after[0], e);
+                }
                 assertFalse(redrive.output().contains("OutOfMemoryError"), redrive.output());
             }
         }
@@ -164,14 +176,21 @@ class LargeValuesIT {
         return http.send(request(url), HttpResponse.BodyHandlers.ofString());
     }
 
-    /** Used heap right after a full collection, as the process's own /q/metrics reports it. */
     /**
      * The heap in use right after a full GC, the least of three rounds: what the service allocates
      * between the GC and the reading (the scrape itself, its timers) is several MB on its own: with
      * a single round, one full run in six read 18 MB over the level before the reads, and the test
      * alone passed twice right after. A value kept by mistake (10 MB each) stays in all three.
      */
-    static long heapAfterGc(RedriveProcess redrive) throws Exception {
+    static long heapAfterGc(RedriveProcess redrive) {
+        try {
+            return leastHeapAfterGcs(redrive);
+        } catch (IOException | InterruptedException e) {
+            throw new AssertionError("could not read the service's heap", e);
+        }
+    }
+
+    private static long leastHeapAfterGcs(RedriveProcess redrive) throws IOException, InterruptedException {
         long least = Long.MAX_VALUE;
         for (int round = 0; round < 3; round++) {
             Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
