@@ -125,8 +125,9 @@ public final class BenchHandlers {
      * second attempt it records how late it started, start minus (first attempt + hint), apart for
      * each value of the job's {@value #RUN} field (so warm-up jobs are kept apart); a start before
      * that is counted as early. The first attempt's start is a little earlier than its failure, which
-     * the service times the wait from, so the lateness recorded is an upper bound of start minus due. Both attempts must run in this process to be recorded; a job without the field
-     * completes at once.
+     * the service times the wait from, so the lateness recorded is an upper bound of start minus
+     * due. Both attempts must run in this process to be recorded; a job without the field completes
+     * at once.
      * <p>
      * A record is a store into an array ({@link Lateness}), its quantiles computed when scraped: a
      * Micrometer timer with percentiles ran a cold histogram and a meter look-up per job on the

@@ -183,22 +183,21 @@ class LargeValuesIT {
      * alone passed twice right after. A value kept by mistake (10 MB each) stays in all three.
      */
     static long heapAfterGc(RedriveProcess redrive) {
-        try {
-            return leastHeapAfterGcs(redrive);
-        } catch (IOException | InterruptedException e) {
-            throw new AssertionError("could not read the service's heap", e);
-        }
-    }
-
-    private static long leastHeapAfterGcs(RedriveProcess redrive) throws IOException, InterruptedException {
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
         long least = Long.MAX_VALUE;
-        for (int round = 0; round < 3; round++) {
-            Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-            Process gc = new ProcessBuilder(jcmd.toString(), Long.toString(redrive.pid()), "GC.run")
-                    .redirectErrorStream(true).start();
-            String out = new String(gc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertEquals(0, gc.waitFor(), out);
-            least = Math.min(least, (long) Metrics.sum(redrive.managementPort(), "jvm_memory_used_bytes", "area=\"heap\""));
+        try {
+            for (int round = 0; round < 3; round++) {
+                Process gc = new ProcessBuilder(jcmd.toString(), Long.toString(redrive.pid()), "GC.run")
+                        .redirectErrorStream(true).start();
+                String out = new String(gc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertEquals(0, gc.waitFor(), out);
+                least = Math.min(least, (long) Metrics.sum(redrive.managementPort(), "jvm_memory_used_bytes", "area=\"heap\""));
+            }
+        } catch (IOException e) {
+            throw new AssertionError("could not run jcmd GC.run on the service", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while collecting the service's heap", e);
         }
         return least;
     }
