@@ -2,7 +2,8 @@ package dev.redrive.job;
 
 /**
  * The one way to say "retrying this job is useless": a corrupt input, a request the provider
- * always rejects. The job is parked at once, whatever budget it had left.
+ * always rejects. The job is parked at once, whatever budget it had left. Like
+ * {@link JobFailedException} it carries no stack trace of its own (a cause keeps its own).
  */
 public class TerminalJobException extends RuntimeException {
 
@@ -21,7 +22,7 @@ public class TerminalJobException extends RuntimeException {
      *        defaults to the cause's class, else this class
      */
     public TerminalJobException(String errorType, String message, Throwable cause) {
-        super(message, cause);
+        super(message, cause, true, false);
         this.errorType = errorType;
     }
 
