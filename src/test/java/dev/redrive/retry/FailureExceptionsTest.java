@@ -1,4 +1,4 @@
-package dev.redrive.job;
+package dev.redrive.retry;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -8,7 +8,8 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
-import dev.redrive.retry.Failure;
+import dev.redrive.job.JobFailedException;
+import dev.redrive.job.TerminalJobException;
 
 /**
  * A failed attempt's exception is a value, not a report: redrive keeps its type and message and
